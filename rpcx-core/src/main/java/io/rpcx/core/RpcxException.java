@@ -1,0 +1,62 @@
+package io.rpcx.core;
+
+/**
+ * Base class of every failure of an RPCX call. Each subclass stands for one {@link StatusCode}, so
+ * callers can catch exactly the failures they can handle:
+ *
+ * <ul>
+ *   <li>{@link CallTimeoutException}: no reply within the call's timeout;
+ *   <li>{@link UnavailableException}: cannot connect, connection lost, or the server refused the call
+ *       ({@link UnavailableException#isSafeToRetry()} tells whether it certainly did not run);
+ *   <li>{@link NotFoundException}: the server publishes no such service or method;
+ *   <li>{@link RemoteFailureException}: the implementation threw an exception;
+ *   <li>{@link BadRequestException}: the arguments could not be encoded or decoded;
+ *   <li>{@link ResourceExhaustedException}: a limit was reached;
+ *   <li>{@link UnauthenticatedException}: no valid credentials;
+ *   <li>{@link InternalErrorException}: the peer broke the protocol.
+ * </ul>
+ *
+ * <p>Messages name the service, the method and the server address. Instances are immutable.
+ */
+public abstract class RpcxException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final StatusCode status;
+
+  protected RpcxException(StatusCode status, String message, Throwable cause) {
+    super(message, cause);
+    this.status = status;
+  }
+
+  /** The status code this failure stands for. */
+  public StatusCode status() {
+    return status;
+  }
+
+  /**
+   * Creates the exception that stands for {@code status}, as received from a peer. {@code
+   * exceptionClass} is only used by {@link StatusCode#REMOTE_FAILURE}.
+   */
+  public static RpcxException of(StatusCode status, String message, String exceptionClass) {
+    switch (status) {
+      case BAD_REQUEST:
+        return new BadRequestException(message);
+      case NOT_FOUND:
+        return new NotFoundException(message);
+      case TIMEOUT:
+        return new CallTimeoutException(message);
+      case UNAVAILABLE:
+        return new UnavailableException(message, false, null);
+      case REMOTE_FAILURE:
+        return new RemoteFailureException(message, exceptionClass);
+      case RESOURCE_EXHAUSTED:
+        return new ResourceExhaustedException(message);
+      case UNAUTHENTICATED:
+        return new UnauthenticatedException(message);
+      case OK:
+      case INTERNAL:
+      default:
+        return new InternalErrorException(message, null);
+    }
+  }
+}

@@ -1,0 +1,209 @@
+package io.rpcx.core.internal.codec;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.function.Function;
+
+/**
+ * A collection as a nested message: field 1 holds the non-null elements in order (packed for
+ * numeric elements), field 2 the packed positions of null elements, if any.
+ */
+final class CollectionCodec<E> extends MessageCodec<Collection<E>> {
+  static final int ELEMENTS = 1;
+  static final int NULL_POSITIONS = 2;
+
+  private final ValueCodec<E> element;
+  private final Function<ArrayList<Object>, Collection<Object>> finisher;
+  private final int elementTag;
+
+  @SuppressWarnings("unchecked")
+  CollectionCodec(
+      ValueCodec<?> element, Function<ArrayList<Object>, Collection<Object>> finisher) {
+    super("list<" + element.typeName() + ">");
+    this.element = (ValueCodec<E>) element;
+    this.finisher = finisher;
+    this.elementTag = (ELEMENTS << 3) | (element.isPackable() ? LEN : element.wireType());
+  }
+
+  @Override
+  protected int payloadSize(Collection<E> values, SizeCache sizes) throws CodecException {
+    return elementsSize(values, element, sizes);
+  }
+
+  @Override
+  protected void writePayload(CodedOutputStream out, Collection<E> values, SizeCache sizes)
+      throws IOException {
+    writeElements(out, values, element, elementTag, sizes);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  protected Collection<E> readPayload(CodedInputStream in, DecodeContext context)
+      throws IOException {
+    ArrayList<Object> values = readElements(in, (ValueCodec<Object>) element, context);
+    try {
+      return (Collection<E>) finisher.apply(values);
+    } catch (RuntimeException e) {
+      throw new CodecException("cannot build " + typeName() + ": " + e, e);
+    }
+  }
+
+  /** Size of the elements and null positions of {@code values}; shared with arrays. */
+  static <E> int elementsSize(Iterable<E> values, ValueCodec<E> element, SizeCache sizes)
+      throws CodecException {
+    int packedSlot = element.isPackable() ? sizes.reserve() : -1;
+    int nullsSlot = sizes.reserve();
+    int elementBytes = 0;
+    int nonNull = 0;
+    int nullBytes = 0;
+    int index = 0;
+    int elementTagSize = CodedOutputStream.computeTagSize(ELEMENTS);
+    for (E value : values) {
+      if (value == null) {
+        nullBytes += CodedOutputStream.computeUInt32SizeNoTag(index);
+      } else {
+        nonNull++;
+        elementBytes += element.encodedSize(value, sizes);
+        if (!element.isPackable()) {
+          elementBytes += elementTagSize;
+        }
+      }
+      index++;
+    }
+    sizes.set(nullsSlot, nullBytes);
+    int size = elementBytes;
+    if (element.isPackable()) {
+      sizes.set(packedSlot, elementBytes);
+      size = nonNull == 0 ? 0 : elementTagSize + lengthDelimitedSize(elementBytes);
+    }
+    if (nullBytes > 0) {
+      size += CodedOutputStream.computeTagSize(NULL_POSITIONS) + lengthDelimitedSize(nullBytes);
+    }
+    return size;
+  }
+
+  /** Writes what {@link #elementsSize} measured. */
+  static <E> void writeElements(
+      CodedOutputStream out,
+      Iterable<E> values,
+      ValueCodec<E> element,
+      int elementTag,
+      SizeCache sizes)
+      throws IOException {
+    int packedBytes = element.isPackable() ? sizes.next() : 0;
+    int nullBytes = sizes.next();
+    if (element.isPackable()) {
+      if (packedBytes > 0) {
+        out.writeUInt32NoTag(elementTag);
+        out.writeUInt32NoTag(packedBytes);
+        for (E value : values) {
+          if (value != null) {
+            element.write(out, value, sizes);
+          }
+        }
+      }
+    } else {
+      for (E value : values) {
+        if (value != null) {
+          out.writeUInt32NoTag(elementTag);
+          element.write(out, value, sizes);
+        }
+      }
+    }
+    if (nullBytes > 0) {
+      out.writeTag(NULL_POSITIONS, LEN);
+      out.writeUInt32NoTag(nullBytes);
+      int index = 0;
+      for (E value : values) {
+        if (value == null) {
+          out.writeUInt32NoTag(index);
+        }
+        index++;
+      }
+    }
+  }
+
+  /** Reads elements and null positions; nulls are put back where they were. */
+  static ArrayList<Object> readElements(
+      CodedInputStream in, ValueCodec<Object> element, DecodeContext context) throws IOException {
+    ArrayList<Object> values = new ArrayList<>();
+    int[] nullPositions = null;
+    int nullCount = 0;
+    while (true) {
+      int tag = in.readTag();
+      if (tag == 0) {
+        break;
+      }
+      int field = WireFormat.getTagFieldNumber(tag);
+      int wireType = WireFormat.getTagWireType(tag);
+      if (field == ELEMENTS) {
+        if (element.isPackable() && wireType == LEN) {
+          int oldLimit = in.pushLimit(in.readRawVarint32());
+          while (in.getBytesUntilLimit() > 0) {
+            values.add(element.read(in, context));
+          }
+          in.popLimit(oldLimit);
+        } else {
+          values.add(element.readField(in, tag, context));
+        }
+      } else if (field == NULL_POSITIONS) {
+        if (nullPositions == null) {
+          nullPositions = new int[8];
+        }
+        if (wireType == LEN) {
+          int oldLimit = in.pushLimit(in.readRawVarint32());
+          while (in.getBytesUntilLimit() > 0) {
+            nullPositions = append(nullPositions, nullCount++, in.readUInt32());
+          }
+          in.popLimit(oldLimit);
+        } else if (wireType == VARINT) {
+          nullPositions = append(nullPositions, nullCount++, in.readUInt32());
+        } else {
+          throw new CodecException("null positions must be uint32 values");
+        }
+      } else {
+        in.skipField(tag);
+      }
+    }
+    return nullCount == 0 ? values : withNulls(values, nullPositions, nullCount);
+  }
+
+  private static int[] append(int[] array, int index, int value) {
+    int[] target = index == array.length ? java.util.Arrays.copyOf(array, index * 2) : array;
+    target[index] = value;
+    return target;
+  }
+
+  private static ArrayList<Object> withNulls(ArrayList<Object> values, int[] nulls, int count)
+      throws CodecException {
+    int total = values.size() + count;
+    ArrayList<Object> result = new ArrayList<>(total);
+    int next = 0;
+    int previous = -1;
+    for (int n = 0; n < count; n++) {
+      int position = nulls[n];
+      if (position <= previous || position >= total) {
+        throw new CodecException(
+            "null position " + Integer.toUnsignedString(position) + " is out of order or outside"
+                + " a collection of " + total + " elements");
+      }
+      while (result.size() < position) {
+        result.add(values.get(next++));
+      }
+      result.add(null);
+      previous = position;
+    }
+    while (next < values.size()) {
+      result.add(values.get(next++));
+    }
+    return result;
+  }
+
+  static int lengthDelimitedSize(int payload) {
+    return CodedOutputStream.computeUInt32SizeNoTag(payload) + payload;
+  }
+}

@@ -1,0 +1,131 @@
+package io.rpcx.core.internal.codec;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
+import java.io.IOException;
+
+/**
+ * Encodes and decodes the Java values of one declared type as the content of a protobuf field.
+ *
+ * <p>Every codec is built once, when a service is registered, for one declared type; it is
+ * immutable, thread-safe, and does no reflective lookup while encoding or decoding. A codec handles
+ * the value itself (for length-delimited values including the length) but not the field tag, which
+ * belongs to the enclosing message: {@link #writeField} and {@link #fieldSize} add it.
+ *
+ * <p>The type of the value is known on both sides from the method signature; nothing read from the
+ * wire ever chooses a class.
+ *
+ * @param <T> the Java type this codec reads and writes
+ */
+public abstract class ValueCodec<T> {
+  public static final int VARINT = WireFormat.WIRETYPE_VARINT;
+  public static final int FIXED64 = WireFormat.WIRETYPE_FIXED64;
+  public static final int LEN = WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  public static final int FIXED32 = WireFormat.WIRETYPE_FIXED32;
+
+  private final String typeName;
+  private final int wireType;
+
+  protected ValueCodec(String typeName, int wireType) {
+    this.typeName = typeName;
+    this.wireType = wireType;
+  }
+
+  /**
+   * The portable type descriptor, as sent in {@code Argument.type}: {@code "string"}, {@code
+   * "list<int64>"}, {@code "OrderInfo"}... (docs/PROTOCOL.md).
+   */
+  public final String typeName() {
+    return typeName;
+  }
+
+  /** The protobuf wire type of the value: {@link #VARINT}, {@link #FIXED32}, {@link #FIXED64} or {@link #LEN}. */
+  public final int wireType() {
+    return wireType;
+  }
+
+  /**
+   * Size of {@code value} on the wire, excluding the field tag and including the length prefix of a
+   * length-delimited value. May reserve slots in {@code sizes} that {@link #write} takes back.
+   * {@code value} is never absent.
+   */
+  public abstract int encodedSize(T value, SizeCache sizes) throws CodecException;
+
+  /** Writes {@code value} without its field tag; must mirror {@link #encodedSize} exactly. */
+  public abstract void write(CodedOutputStream out, T value, SizeCache sizes) throws IOException;
+
+  /** Reads one value whose field tag (of this codec's wire type) has just been read. */
+  public abstract T read(CodedInputStream in, DecodeContext context) throws IOException;
+
+  /** Whether {@code value} is encoded as an absent field (null, or an empty {@code Optional}). */
+  public boolean isAbsent(T value) {
+    return value == null;
+  }
+
+  /** The value an absent field decodes to: null, {@code Optional.empty()}, or a primitive's zero. */
+  public T absentValue() {
+    return null;
+  }
+
+  /** Whether a repeated field of these values is written packed (numeric scalars). */
+  public final boolean isPackable() {
+    return wireType != LEN;
+  }
+
+  /** Size of {@code value} as field {@code fieldNumber}, tag included; 0 when the value is absent. */
+  public final int fieldSize(int fieldNumber, T value, SizeCache sizes) throws CodecException {
+    if (isAbsent(value)) {
+      return 0;
+    }
+    return CodedOutputStream.computeTagSize(fieldNumber) + encodedSize(value, sizes);
+  }
+
+  /** Writes {@code value} as field {@code fieldNumber}, tag included; nothing when it is absent. */
+  public final void writeField(CodedOutputStream out, int fieldNumber, T value, SizeCache sizes)
+      throws IOException {
+    if (isAbsent(value)) {
+      return;
+    }
+    out.writeTag(fieldNumber, wireType);
+    write(out, value, sizes);
+  }
+
+  /** Reads a value whose tag was {@code tag}, failing clearly when the wire type does not match. */
+  public final T readField(CodedInputStream in, int tag, DecodeContext context)
+      throws IOException {
+    int actual = WireFormat.getTagWireType(tag);
+    if (actual != wireType) {
+      throw new CodecException(
+          "field "
+              + WireFormat.getTagFieldNumber(tag)
+              + " holds wire type "
+              + wireTypeName(actual)
+              + " but "
+              + typeName
+              + " needs "
+              + wireTypeName(wireType));
+    }
+    return read(in, context);
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "[" + typeName + "]";
+  }
+
+  static String wireTypeName(int wireType) {
+    switch (wireType) {
+      case VARINT:
+        return "VARINT";
+      case FIXED64:
+        return "I64";
+      case LEN:
+        return "LEN";
+      case FIXED32:
+        return "I32";
+      default:
+        return "wire type " + wireType;
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package io.rpcx.core.internal.model;
+
+import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.protocol.RequestCodec;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Everything RPCX needs to call or serve one method, worked out once from annotations and the
+ * signature: published names, codecs of parameters and result, timeout, declared exceptions, and
+ * the constant bytes of the request. Immutable and thread-safe.
+ */
+public final class MethodModel {
+  private final String service;
+  private final String name;
+  private final Method javaMethod;
+  private final ValueCodec<Object>[] parameterCodecs;
+  private final boolean[] primitiveParameters;
+  private final String[] parameterNames;
+  private final byte[][] parameterTypeNames;
+  private final byte[][] parameterTypeFields;
+  private final ValueCodec<Object> resultCodec;
+  private final boolean primitiveResult;
+  private final boolean async;
+  private final long timeoutMillis;
+  private final List<Class<?>> declaredExceptions;
+  private final String displayName;
+  private final byte[] nameFields;
+
+  MethodModel(
+      String service,
+      String name,
+      Method javaMethod,
+      ValueCodec<Object>[] parameterCodecs,
+      String[] parameterNames,
+      ValueCodec<Object> resultCodec,
+      boolean async,
+      long timeoutMillis,
+      List<Class<?>> declaredExceptions) {
+    this.service = service;
+    this.name = name;
+    this.javaMethod = javaMethod;
+    this.parameterCodecs = parameterCodecs;
+    this.parameterNames = parameterNames;
+    this.resultCodec = resultCodec;
+    this.async = async;
+    this.timeoutMillis = timeoutMillis;
+    this.declaredExceptions = List.copyOf(declaredExceptions);
+    this.displayName = service + "." + name;
+    this.nameFields = RequestCodec.nameFields(service, name);
+    Class<?>[] types = javaMethod.getParameterTypes();
+    this.primitiveParameters = new boolean[types.length];
+    this.parameterTypeNames = new byte[types.length][];
+    this.parameterTypeFields = new byte[types.length][];
+    for (int i = 0; i < types.length; i++) {
+      primitiveParameters[i] = types[i].isPrimitive();
+      parameterTypeNames[i] = parameterCodecs[i].typeName().getBytes(StandardCharsets.UTF_8);
+      parameterTypeFields[i] = RequestCodec.typeField(parameterCodecs[i].typeName());
+    }
+    this.primitiveResult = !async && javaMethod.getReturnType().isPrimitive();
+  }
+
+  /** Published service name. */
+  public String service() {
+    return service;
+  }
+
+  /** Published method name. */
+  public String name() {
+    return name;
+  }
+
+  /** {@code service.method}, for messages. */
+  public String displayName() {
+    return displayName;
+  }
+
+  /** The Java method (on the client interface, or on the service interface for a server). */
+  public Method javaMethod() {
+    return javaMethod;
+  }
+
+  public int parameterCount() {
+    return parameterCodecs.length;
+  }
+
+  /** Codecs of the parameters, in order. The array is shared: never modify it. */
+  public ValueCodec<Object>[] parameterCodecs() {
+    return parameterCodecs;
+  }
+
+  /** Whether parameter {@code index} is a primitive, which cannot take null. */
+  public boolean isPrimitiveParameter(int index) {
+    return primitiveParameters[index];
+  }
+
+  /** Name of parameter {@code index}: its Java name if compiled with -parameters, else argN. */
+  public String parameterName(int index) {
+    return parameterNames[index];
+  }
+
+  /** UTF-8 bytes of parameter {@code index}'s type descriptor. Never modify. */
+  public byte[] parameterTypeName(int index) {
+    return parameterTypeNames[index];
+  }
+
+  /** Encoded {@code Argument.type} fields, one per parameter. The arrays are shared: never modify. */
+  public byte[][] parameterTypeFields() {
+    return parameterTypeFields;
+  }
+
+  /** Codec of the result, or {@code null} for a void method. */
+  public ValueCodec<Object> resultCodec() {
+    return resultCodec;
+  }
+
+  /** Whether the result is a Java primitive, which cannot take null. */
+  public boolean isPrimitiveResult() {
+    return primitiveResult;
+  }
+
+  /** Whether the method returns a {@code CompletableFuture} (or {@code CompletionStage}). */
+  public boolean isAsync() {
+    return async;
+  }
+
+  /** Timeout set by annotations ({@code @Method}, else {@code @RPCXClient}); 0 when not set. */
+  public long timeoutMillis() {
+    return timeoutMillis;
+  }
+
+  /** Checked exception classes in the method's {@code throws} clause. */
+  public List<Class<?>> declaredExceptions() {
+    return declaredExceptions;
+  }
+
+  /** Encoded {@code RPCXRequest} fields 2 and 3. Never modify. */
+  public byte[] nameFields() {
+    return nameFields;
+  }
+
+  @Override
+  public String toString() {
+    return displayName;
+  }
+}

@@ -1,0 +1,147 @@
+package io.rpcx.core.internal.protocol;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.WireFormat;
+import io.rpcx.core.StatusCode;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A received {@code RPCXReply}: the request id, and either the location of the result value in the
+ * frame payload or the error. The value itself is decoded later by the caller's thread.
+ */
+public final class ReplyEnvelope {
+  /** Longest error text kept from a peer; the rest is cut so a peer cannot flood logs. */
+  static final int MAX_ERROR_TEXT = 4096;
+
+  private final int requestId;
+  private final int valueOffset;
+  private final int valueLength;
+  private final StatusCode errorCode;
+  private final String errorMessage;
+  private final String exceptionClass;
+
+  private ReplyEnvelope(
+      int requestId,
+      int valueOffset,
+      int valueLength,
+      StatusCode errorCode,
+      String errorMessage,
+      String exceptionClass) {
+    this.requestId = requestId;
+    this.valueOffset = valueOffset;
+    this.valueLength = valueLength;
+    this.errorCode = errorCode;
+    this.errorMessage = errorMessage;
+    this.exceptionClass = exceptionClass;
+  }
+
+  /**
+   * Parses a reply payload (from {@code payload}'s position to its limit).
+   *
+   * @throws ProtocolException if the payload is not a well-formed reply
+   */
+  public static ReplyEnvelope parse(ByteBuffer payload) throws ProtocolException {
+    int base = payload.position();
+    CodedInputStream in = CodedInputStream.newInstance(payload.duplicate());
+    long requestId = ProtocolException.NO_REQUEST_ID;
+    int valueOffset = 0;
+    int valueLength = -1;
+    StatusCode code = null;
+    String message = "";
+    String exceptionClass = "";
+    try {
+      while (true) {
+        int tag = in.readTag();
+        if (tag == 0) {
+          break;
+        }
+        switch (tag) {
+          case (ReplyCodec.REQUEST_ID << 3) | WireFormat.WIRETYPE_VARINT:
+            requestId = Integer.toUnsignedLong(in.readUInt32());
+            break;
+          case (ReplyCodec.VALUE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+            valueLength = in.readRawVarint32();
+            valueOffset = base + in.getTotalBytesRead();
+            in.skipRawBytes(valueLength);
+            code = null;
+            break;
+          case (ReplyCodec.ERROR << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+            int oldLimit = in.pushLimit(in.readRawVarint32());
+            code = StatusCode.INTERNAL;
+            while (true) {
+              int errorTag = in.readTag();
+              if (errorTag == 0) {
+                break;
+              }
+              switch (errorTag) {
+                case (ReplyCodec.ERROR_CODE << 3) | WireFormat.WIRETYPE_VARINT:
+                  code = StatusCode.forNumber(in.readEnum());
+                  break;
+                case (ReplyCodec.ERROR_MESSAGE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+                  message = cut(in.readStringRequireUtf8());
+                  break;
+                case (ReplyCodec.ERROR_EXCEPTION_CLASS << 3)
+                    | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+                  exceptionClass = cut(in.readStringRequireUtf8());
+                  break;
+                default:
+                  in.skipField(errorTag);
+              }
+            }
+            in.popLimit(oldLimit);
+            valueLength = -1;
+            break;
+          default:
+            in.skipField(tag);
+        }
+      }
+    } catch (IOException e) {
+      throw new ProtocolException(
+          requestId, StatusCode.INTERNAL, "malformed reply: " + e.getMessage(), e);
+    }
+    if (requestId == ProtocolException.NO_REQUEST_ID) {
+      throw new ProtocolException(requestId, StatusCode.INTERNAL, "reply has no request_id", null);
+    }
+    if (code == StatusCode.OK) {
+      code = StatusCode.INTERNAL;
+      message = "error reply with status OK";
+    }
+    return new ReplyEnvelope(
+        (int) requestId, valueOffset, valueLength, code, message, exceptionClass);
+  }
+
+  private static String cut(String text) {
+    return text.length() <= MAX_ERROR_TEXT ? text : text.substring(0, MAX_ERROR_TEXT) + "...";
+  }
+
+  public int requestId() {
+    return requestId;
+  }
+
+  /** Whether the reply is an error; if not, it carries a value (possibly null). */
+  public boolean isError() {
+    return errorCode != null;
+  }
+
+  public StatusCode errorCode() {
+    return errorCode;
+  }
+
+  public String errorMessage() {
+    return errorMessage;
+  }
+
+  /** Class name of the exception thrown by the implementation; empty when not a remote failure. */
+  public String exceptionClass() {
+    return exceptionClass;
+  }
+
+  /** A stream over the value wrapper, or {@code null} when the value is absent (null or void). */
+  public CodedInputStream valueInput(ByteBuffer payload) {
+    if (valueLength <= 0) {
+      return null;
+    }
+    return CodedInputStream.newInstance(payload.slice(valueOffset, valueLength));
+  }
+}

@@ -1,0 +1,235 @@
+package io.rpcx.core.internal.protocol;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.WireFormat;
+import io.rpcx.core.StatusCode;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The envelope of a received {@code RPCXRequest}: request id, names, timeout and metadata, with the
+ * arguments located but not decoded. The server picks the method from the names before it decodes
+ * any argument; the argument bytes are read later, in place, from the frame payload.
+ */
+public final class RequestEnvelope {
+  private final int requestId;
+  private final String service;
+  private final String method;
+  private final int argumentCount;
+  /** Per argument: type offset, type length, value offset, value length (-1 when absent). */
+  private final int[] regions;
+  private final int timeoutMillis;
+  private final Map<String, String> metadata;
+
+  private RequestEnvelope(
+      int requestId,
+      String service,
+      String method,
+      int argumentCount,
+      int[] regions,
+      int timeoutMillis,
+      Map<String, String> metadata) {
+    this.requestId = requestId;
+    this.service = service;
+    this.method = method;
+    this.argumentCount = argumentCount;
+    this.regions = regions;
+    this.timeoutMillis = timeoutMillis;
+    this.metadata = metadata;
+  }
+
+  /**
+   * Parses the envelope of a request payload (from {@code payload}'s position to its limit).
+   *
+   * @param maxMetadataBytes limit on the encoded size of all metadata entries together
+   * @throws ProtocolException if the payload is not a well-formed request
+   */
+  public static RequestEnvelope parse(ByteBuffer payload, int maxMetadataBytes)
+      throws ProtocolException {
+    long requestId = ProtocolException.NO_REQUEST_ID;
+    int base = payload.position();
+    CodedInputStream in = CodedInputStream.newInstance(payload.duplicate());
+    String service = "";
+    String method = "";
+    int count = 0;
+    int[] regions = new int[16];
+    int timeoutMillis = 0;
+    Map<String, String> metadata = Map.of();
+    int metadataBytes = 0;
+    try {
+      while (true) {
+        int tag = in.readTag();
+        if (tag == 0) {
+          break;
+        }
+        switch (tag) {
+          case (RequestCodec.REQUEST_ID << 3) | WireFormat.WIRETYPE_VARINT:
+            requestId = Integer.toUnsignedLong(in.readUInt32());
+            break;
+          case (RequestCodec.SERVICE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+            service = in.readStringRequireUtf8();
+            break;
+          case (RequestCodec.METHOD << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+            method = in.readStringRequireUtf8();
+            break;
+          case (RequestCodec.ARGUMENTS << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+            if (4 * count + 4 > regions.length) {
+              regions = Arrays.copyOf(regions, regions.length * 2);
+            }
+            readArgument(in, base, regions, 4 * count);
+            count++;
+            break;
+          case (RequestCodec.TIMEOUT_MILLIS << 3) | WireFormat.WIRETYPE_VARINT:
+            timeoutMillis = in.readUInt32();
+            break;
+          case (RequestCodec.METADATA << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+            int entryLength = in.readRawVarint32();
+            metadataBytes += entryLength;
+            if (metadataBytes > maxMetadataBytes || entryLength < 0) {
+              throw new ProtocolException(
+                  requestId,
+                  StatusCode.RESOURCE_EXHAUSTED,
+                  "request metadata exceeds " + maxMetadataBytes + " bytes",
+                  null);
+            }
+            if (metadata.isEmpty()) {
+              metadata = new HashMap<>();
+            }
+            readMetadataEntry(in, entryLength, metadata);
+            break;
+          default:
+            in.skipField(tag);
+        }
+      }
+    } catch (InvalidProtocolBufferException e) {
+      throw new ProtocolException(
+          requestId, StatusCode.BAD_REQUEST, "malformed request: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new ProtocolException(
+          requestId, StatusCode.BAD_REQUEST, "malformed request: " + e.getMessage(), e);
+    }
+    if (requestId == ProtocolException.NO_REQUEST_ID) {
+      throw new ProtocolException(
+          requestId, StatusCode.BAD_REQUEST, "request has no request_id", null);
+    }
+    return new RequestEnvelope(
+        (int) requestId, service, method, count, regions, timeoutMillis, metadata);
+  }
+
+  private static void readArgument(CodedInputStream in, int base, int[] regions, int at)
+      throws IOException {
+    int oldLimit = in.pushLimit(in.readRawVarint32());
+    regions[at] = 0;
+    regions[at + 1] = 0;
+    regions[at + 2] = 0;
+    regions[at + 3] = -1;
+    while (true) {
+      int tag = in.readTag();
+      if (tag == 0) {
+        break;
+      }
+      int field = WireFormat.getTagFieldNumber(tag);
+      if ((field == RequestCodec.ARGUMENT_TYPE || field == RequestCodec.ARGUMENT_VALUE)
+          && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+        int length = in.readRawVarint32();
+        int offset = base + in.getTotalBytesRead();
+        in.skipRawBytes(length);
+        int slot = field == RequestCodec.ARGUMENT_TYPE ? at : at + 2;
+        regions[slot] = offset;
+        regions[slot + 1] = length;
+      } else {
+        in.skipField(tag);
+      }
+    }
+    in.popLimit(oldLimit);
+  }
+
+  private static void readMetadataEntry(
+      CodedInputStream in, int length, Map<String, String> metadata) throws IOException {
+    int oldLimit = in.pushLimit(length);
+    String key = "";
+    String value = "";
+    while (true) {
+      int tag = in.readTag();
+      if (tag == 0) {
+        break;
+      }
+      int field = WireFormat.getTagFieldNumber(tag);
+      if (field == RequestCodec.ENTRY_KEY
+          && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+        key = in.readStringRequireUtf8();
+      } else if (field == RequestCodec.ENTRY_VALUE
+          && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+        value = in.readStringRequireUtf8();
+      } else {
+        in.skipField(tag);
+      }
+    }
+    in.popLimit(oldLimit);
+    metadata.put(key, value);
+  }
+
+  public int requestId() {
+    return requestId;
+  }
+
+  /** Published service name. */
+  public String service() {
+    return service;
+  }
+
+  /** Published method name. */
+  public String method() {
+    return method;
+  }
+
+  public int argumentCount() {
+    return argumentCount;
+  }
+
+  /** Milliseconds the caller waits, counted from sending; 0 for no timeout. */
+  public int timeoutMillis() {
+    return timeoutMillis;
+  }
+
+  /** The request's metadata; empty if none. */
+  public Map<String, String> metadata() {
+    return metadata;
+  }
+
+  /** Whether argument {@code index}'s type descriptor is exactly the UTF-8 bytes {@code expected}. */
+  public boolean typeEquals(ByteBuffer payload, int index, byte[] expected) {
+    int offset = regions[4 * index];
+    int length = regions[4 * index + 1];
+    if (length != expected.length) {
+      return false;
+    }
+    for (int i = 0; i < length; i++) {
+      if (payload.get(offset + i) != expected[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Argument {@code index}'s type descriptor as sent, for error messages. */
+  public String typeName(ByteBuffer payload, int index) {
+    byte[] bytes = new byte[Math.min(regions[4 * index + 1], 128)];
+    payload.get(regions[4 * index], bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /** A stream over argument {@code index}'s value wrapper, or {@code null} when it is absent. */
+  public CodedInputStream valueInput(ByteBuffer payload, int index) {
+    int length = regions[4 * index + 3];
+    if (length <= 0) {
+      return null;
+    }
+    return CodedInputStream.newInstance(payload.slice(regions[4 * index + 2], length));
+  }
+}

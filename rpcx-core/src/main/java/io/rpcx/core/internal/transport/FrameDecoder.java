@@ -1,0 +1,52 @@
+package io.rpcx.core.internal.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.rpcx.core.internal.protocol.FrameType;
+import java.nio.ByteOrder;
+
+/**
+ * Splits the byte stream into frames: reads the 4-byte length, checks it against the limit before
+ * anything is allocated, and emits each frame (type, flags, payload) as a retained slice of the
+ * received bytes, without copying. A length over the limit raises {@link FrameTooLargeException}
+ * once; afterwards the decoder discards everything, since the stream can no longer be trusted and
+ * the connection is being closed.
+ *
+ * <p>Ownership: each emitted {@link ByteBuf} belongs to the next handler, which must release it.
+ */
+public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
+  private final int maxFrameSize;
+  private boolean failed;
+
+  /** @param maxFrameSize the largest accepted value of the length field */
+  public FrameDecoder(int maxFrameSize) {
+    super(Integer.MAX_VALUE, 0, FrameType.LENGTH_FIELD_SIZE, 0, FrameType.LENGTH_FIELD_SIZE, true);
+    this.maxFrameSize = maxFrameSize;
+  }
+
+  @Override
+  protected Object decode(ChannelHandlerContext ctx, ByteBuf in) throws Exception {
+    if (failed) {
+      in.skipBytes(in.readableBytes());
+      return null;
+    }
+    return super.decode(ctx, in);
+  }
+
+  @Override
+  protected long getUnadjustedFrameLength(ByteBuf buf, int offset, int length, ByteOrder order) {
+    long declared = buf.getUnsignedInt(offset);
+    if (declared > maxFrameSize) {
+      failed = true;
+      throw new FrameTooLargeException(declared, maxFrameSize);
+    }
+    if (declared < FrameType.TYPE_AND_FLAGS_SIZE) {
+      failed = true;
+      throw new CorruptedFrameException(
+          "frame length " + declared + " is shorter than its type and flags");
+    }
+    return declared;
+  }
+}

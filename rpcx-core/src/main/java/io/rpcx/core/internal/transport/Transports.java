@@ -1,0 +1,56 @@
+package io.rpcx.core.internal.transport;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.ServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.util.Locale;
+
+/**
+ * Chooses the I/O transport: native epoll where it is available, NIO everywhere else. The system
+ * property {@code rpcx.transport} ({@code nio}, {@code epoll} or {@code auto}, the default) and the
+ * builders' {@code nativeTransport(false)} force NIO.
+ */
+public enum Transports {
+  EPOLL,
+  NIO;
+
+  /** The transport to use: epoll when allowed and available, else NIO. */
+  public static Transports choose(boolean allowNative) {
+    String forced = System.getProperty("rpcx.transport", "auto").toLowerCase(Locale.ROOT);
+    if (!allowNative || forced.equals("nio")) {
+      return NIO;
+    }
+    if (Epoll.isAvailable()) {
+      return EPOLL;
+    }
+    if (forced.equals("epoll")) {
+      throw new IllegalStateException(
+          "rpcx.transport=epoll but native epoll is unavailable", Epoll.unavailabilityCause());
+    }
+    return NIO;
+  }
+
+  /** A new event loop group of {@code threads} daemon threads named {@code name-N}. */
+  public EventLoopGroup newGroup(int threads, String name) {
+    IoHandlerFactory factory = this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), factory);
+  }
+
+  public Class<? extends SocketChannel> socketChannel() {
+    return this == EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+  }
+
+  public Class<? extends ServerSocketChannel> serverSocketChannel() {
+    return this == EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+  }
+}
