@@ -13,7 +13,8 @@ package io.rpcx.core;
  *   <li>{@link BadRequestException}: the arguments could not be encoded or decoded;
  *   <li>{@link ResourceExhaustedException}: a limit was reached;
  *   <li>{@link UnauthenticatedException}: no valid credentials;
- *   <li>{@link InternalErrorException}: the peer broke the protocol.
+ *   <li>{@link InternalErrorException}: the peer broke the protocol;
+ *   <li>{@link CancelledException}: the caller gave up.
  * </ul>
  *
  * <p>Messages name the service, the method and the server address. Instances are immutable.
@@ -53,6 +54,8 @@ public abstract class RpcxException extends RuntimeException {
         return new ResourceExhaustedException(message);
       case UNAUTHENTICATED:
         return new UnauthenticatedException(message);
+      case CANCELLED:
+        return new CancelledException(message, null);
       case OK:
       case INTERNAL:
       default:

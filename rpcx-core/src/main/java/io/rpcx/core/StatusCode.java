@@ -23,7 +23,9 @@ public enum StatusCode {
   /** The call carried no valid credentials. */
   UNAUTHENTICATED(7),
   /** The peer broke the protocol or could not encode its answer. */
-  INTERNAL(8);
+  INTERNAL(8),
+  /** The caller gave up: its thread was interrupted or it cancelled the future. */
+  CANCELLED(9);
 
   private static final StatusCode[] BY_NUMBER = values();
 

@@ -30,7 +30,9 @@ public final class CodecRegistry {
         List.of(
             new ScalarCodecs(),
             new ProtobufMessageCodecs(),
-            new ContainerCodecs()));
+            new JavaTypeCodecs(),
+            new ContainerCodecs(),
+            new PojoCodecs()));
   }
 
   /**

@@ -206,4 +206,9 @@ final class CollectionCodec<E> extends MessageCodec<Collection<E>> {
   static int lengthDelimitedSize(int payload) {
     return CodedOutputStream.computeUInt32SizeNoTag(payload) + payload;
   }
+
+  @Override
+  void collectPojoCodecs(java.util.Set<PojoCodec<?>> into) {
+    element.collectPojoCodecs(into);
+  }
 }

@@ -2,21 +2,28 @@ package io.rpcx.core.internal.codec;
 
 /**
  * State of one decoding: how deep the value being read is nested, checked against a limit so that a
- * hostile peer cannot exhaust the stack. One instance serves one decoding on one thread.
+ * hostile peer cannot exhaust the stack, and the POJO schemas the peer announced. One instance
+ * serves one decoding on one thread.
  */
 public final class DecodeContext {
   /** Default limit on nested messages inside one value (protobuf-java's own default is 100). */
   public static final int DEFAULT_MAX_DEPTH = 64;
 
   private final int maxDepth;
+  private final PeerSchemas peer;
   private int depth;
 
-  public DecodeContext(int maxDepth) {
+  /**
+   * @param peer the schemas announced by the sender, or {@code null} to assume the sender numbers
+   *     POJO fields as this side does
+   */
+  public DecodeContext(int maxDepth, PeerSchemas peer) {
     this.maxDepth = maxDepth;
+    this.peer = peer;
   }
 
   public static DecodeContext withDefaults() {
-    return new DecodeContext(DEFAULT_MAX_DEPTH);
+    return new DecodeContext(DEFAULT_MAX_DEPTH, null);
   }
 
   /** Enters one level of nesting while reading a value of type {@code typeName}. */
@@ -30,5 +37,10 @@ public final class DecodeContext {
   /** Leaves the level entered last. */
   public void exit() {
     depth--;
+  }
+
+  /** How the sender numbers the fields of {@code codec}'s type. */
+  FieldMapping mapping(PojoCodec<?> codec) {
+    return peer == null ? codec.identityMapping() : peer.mapping(codec);
   }
 }

@@ -98,4 +98,10 @@ final class MapCodec<K, V> extends MessageCodec<Map<K, V>> {
     }
     return (Map<K, V>) map;
   }
+
+  @Override
+  void collectPojoCodecs(java.util.Set<PojoCodec<?>> into) {
+    key.collectPojoCodecs(into);
+    value.collectPojoCodecs(into);
+  }
 }

@@ -41,4 +41,9 @@ final class ObjectArrayCodec<E> extends MessageCodec<E[]> {
         CollectionCodec.readElements(in, (ValueCodec<Object>) element, context);
     return values.toArray((E[]) Array.newInstance(componentType, values.size()));
   }
+
+  @Override
+  void collectPojoCodecs(java.util.Set<PojoCodec<?>> into) {
+    element.collectPojoCodecs(into);
+  }
 }

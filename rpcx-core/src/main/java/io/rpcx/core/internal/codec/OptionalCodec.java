@@ -44,4 +44,9 @@ final class OptionalCodec<T> extends ValueCodec<Optional<T>> {
   public Optional<T> read(CodedInputStream in, DecodeContext context) throws IOException {
     return Optional.ofNullable(value.read(in, context));
   }
+
+  @Override
+  void collectPojoCodecs(java.util.Set<PojoCodec<?>> into) {
+    value.collectPojoCodecs(into);
+  }
 }

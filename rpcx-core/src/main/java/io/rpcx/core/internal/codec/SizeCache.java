@@ -11,9 +11,27 @@ import java.util.Arrays;
  * same order. One instance serves one encoding on one thread.
  */
 public final class SizeCache {
+  /** Deepest nesting accepted while encoding; deeper means a cycle in the object graph, usually. */
+  public static final int MAX_ENCODE_DEPTH = 64;
+
   private int[] sizes = new int[8];
   private int count;
   private int cursor;
+  private int depth;
+
+  /** Enters one level of nesting (size pass), failing on a likely cycle. */
+  public void enter(String typeName) throws CodecException {
+    if (++depth > MAX_ENCODE_DEPTH) {
+      throw new CodecException(
+          "value nested deeper than " + MAX_ENCODE_DEPTH + " levels at " + typeName
+              + ": does the object graph contain a cycle?");
+    }
+  }
+
+  /** Leaves the level entered last. */
+  public void exit() {
+    depth--;
+  }
 
   /** Reserves the next slot (size pass) and returns its index. */
   public int reserve() {

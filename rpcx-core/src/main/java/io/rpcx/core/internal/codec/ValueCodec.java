@@ -109,6 +109,9 @@ public abstract class ValueCodec<T> {
     return read(in, context);
   }
 
+  /** Adds the POJO codecs this codec reaches (itself included), for SCHEMA frames. */
+  void collectPojoCodecs(java.util.Set<PojoCodec<?>> into) {}
+
   @Override
   public String toString() {
     return getClass().getSimpleName() + "[" + typeName + "]";

@@ -11,6 +11,8 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Enumeration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
@@ -33,6 +35,7 @@ public final class ClassScanner {
       String packageName, Class<? extends Annotation> annotation, ClassLoader loader) {
     String path = packageName.replace('.', '/');
     TreeSet<String> classNames = new TreeSet<>();
+    Set<String> scannedJars = new HashSet<>();
     try {
       Enumeration<URL> roots = loader.getResources(path);
       while (roots.hasMoreElements()) {
@@ -41,7 +44,16 @@ public final class ClassScanner {
           File directory = new File(URLDecoder.decode(root.getPath(), StandardCharsets.UTF_8));
           collectFromDirectory(directory, packageName, classNames);
         } else {
-          collectFromJar(root, path, classNames);
+          collectFromJar(root, path, classNames, scannedJars);
+        }
+      }
+      // Jars built without directory entries do not answer getResources(package): find them
+      // through their manifests instead.
+      Enumeration<URL> manifests = loader.getResources("META-INF/MANIFEST.MF");
+      while (manifests.hasMoreElements()) {
+        URL manifest = manifests.nextElement();
+        if ("jar".equals(manifest.getProtocol())) {
+          collectFromJar(manifest, path, classNames, scannedJars);
         }
       }
     } catch (IOException e) {
@@ -78,14 +90,17 @@ public final class ClassScanner {
     }
   }
 
-  private static void collectFromJar(URL root, String path, TreeSet<String> out)
-      throws IOException {
+  private static void collectFromJar(
+      URL root, String path, TreeSet<String> out, Set<String> scannedJars) throws IOException {
     URLConnection connection = root.openConnection();
     if (!(connection instanceof JarURLConnection)) {
       logger.warn("Cannot scan {}: only directories and jars are supported", root);
       return;
     }
     JarURLConnection jarConnection = (JarURLConnection) connection;
+    if (!scannedJars.add(jarConnection.getJarFileURL().toString())) {
+      return;
+    }
     jarConnection.setUseCaches(false);
     try (JarFile jar = jarConnection.getJarFile()) {
       String prefix = path + "/";

@@ -1,10 +1,14 @@
 package io.rpcx.core.internal.model;
 
+import io.rpcx.core.internal.codec.Schemas;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.protocol.RequestCodec;
+import io.rpcx.core.internal.protocol.SchemaFrames;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Everything RPCX needs to call or serve one method, worked out once from annotations and the
@@ -12,6 +16,9 @@ import java.util.List;
  * the constant bytes of the request. Immutable and thread-safe.
  */
 public final class MethodModel {
+  private static final AtomicInteger IDS = new AtomicInteger();
+
+  private final int id = IDS.getAndIncrement();
   private final String service;
   private final String name;
   private final Method javaMethod;
@@ -27,6 +34,8 @@ public final class MethodModel {
   private final List<Class<?>> declaredExceptions;
   private final String displayName;
   private final byte[] nameFields;
+  private final byte[] parameterSchemas;
+  private final byte[] resultSchemas;
 
   MethodModel(
       String service,
@@ -59,6 +68,27 @@ public final class MethodModel {
       parameterTypeFields[i] = RequestCodec.typeField(parameterCodecs[i].typeName());
     }
     this.primitiveResult = !async && javaMethod.getReturnType().isPrimitive();
+    this.parameterSchemas = SchemaFrames.encode(Schemas.reachableFrom(Arrays.asList(parameterCodecs)));
+    this.resultSchemas =
+        SchemaFrames.encode(Schemas.reachableFrom(resultCodec == null ? List.of() : List.of(resultCodec)));
+  }
+
+  /** A number unique to this model in the JVM, for per-connection bookkeeping. */
+  public int id() {
+    return id;
+  }
+
+  /**
+   * SCHEMA payload describing the POJO types of the parameters, sent once per connection before
+   * the first request; {@code null} when there are none. Never modify.
+   */
+  public byte[] parameterSchemas() {
+    return parameterSchemas;
+  }
+
+  /** SCHEMA payload describing the POJO types of the result; {@code null} when there are none. */
+  public byte[] resultSchemas() {
+    return resultSchemas;
   }
 
   /** Published service name. */

@@ -15,6 +15,8 @@ public final class FrameType {
   public static final byte PONG = 0x04;
   /** Either way: a {@code GoAway}; the sender takes no new requests on this connection. */
   public static final byte GOAWAY = 0x05;
+  /** Either way: a {@code Schema}, how the sender numbers the fields of POJO types. */
+  public static final byte SCHEMA = 0x06;
 
   /** Bytes of the length field. */
   public static final int LENGTH_FIELD_SIZE = 4;
@@ -40,6 +42,8 @@ public final class FrameType {
         return "PONG";
       case GOAWAY:
         return "GOAWAY";
+      case SCHEMA:
+        return "SCHEMA";
       default:
         return String.format("unknown type 0x%02x", type & 0xff);
     }

@@ -101,7 +101,7 @@ public final class ReplyEnvelope {
           requestId, StatusCode.INTERNAL, "malformed reply: " + e.getMessage(), e);
     }
     if (requestId == ProtocolException.NO_REQUEST_ID) {
-      throw new ProtocolException(requestId, StatusCode.INTERNAL, "reply has no request_id", null);
+      requestId = 0; // proto3 leaves out a zero request_id
     }
     if (code == StatusCode.OK) {
       code = StatusCode.INTERNAL;

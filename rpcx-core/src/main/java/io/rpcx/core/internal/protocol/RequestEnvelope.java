@@ -114,8 +114,7 @@ public final class RequestEnvelope {
           requestId, StatusCode.BAD_REQUEST, "malformed request: " + e.getMessage(), e);
     }
     if (requestId == ProtocolException.NO_REQUEST_ID) {
-      throw new ProtocolException(
-          requestId, StatusCode.BAD_REQUEST, "request has no request_id", null);
+      requestId = 0; // proto3 leaves out a zero request_id
     }
     return new RequestEnvelope(
         (int) requestId, service, method, count, regions, timeoutMillis, metadata);

@@ -33,6 +33,13 @@ public final class ControlFrames {
     }
   }
 
+  /** A SCHEMA frame with a payload made by {@code SchemaFrames.encode}. */
+  public static ByteBuf schema(ByteBufAllocator allocator, byte[] payload) {
+    ByteBuf frame = Frames.allocate(allocator, FrameType.SCHEMA, payload.length);
+    frame.writeBytes(payload);
+    return frame;
+  }
+
   /** A PING (or, with {@code pong}, a PONG) frame carrying {@code data}. */
   public static ByteBuf ping(ByteBufAllocator allocator, boolean pong, long data) {
     ByteBuf frame =

@@ -7,4 +7,7 @@ public interface QueuedWrite {
 
   /** Writes (without flushing) to {@code channel}. Runs on the channel's event loop. */
   void writeTo(Channel channel);
+
+  /** The write will never happen (the event loop is gone): release what it holds. */
+  void abort(Throwable cause);
 }

@@ -3,6 +3,7 @@ package io.rpcx.core.internal.transport;
 import io.netty.channel.Channel;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -18,16 +19,43 @@ public final class WriteQueue {
   private final Queue<QueuedWrite> queue = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private final Runnable drain = this::drain;
+  private volatile boolean started;
 
-  public WriteQueue(Channel channel) {
+  /**
+   * @param started whether writes may go out at once; if not, they wait until {@link #start()}
+   *     (a client connection queues calls while it connects)
+   */
+  public WriteQueue(Channel channel, boolean started) {
     this.channel = channel;
+    this.started = started;
   }
 
   /** Queues {@code write} and makes sure a drain is scheduled. */
   public void enqueue(QueuedWrite write) {
     queue.add(write);
-    if (scheduled.compareAndSet(false, true)) {
+    if (started && scheduled.compareAndSet(false, true)) {
+      schedule();
+    }
+  }
+
+  /** Lets queued and future writes go out. Idempotent. */
+  public void start() {
+    started = true;
+    if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
+      schedule();
+    }
+  }
+
+  private void schedule() {
+    try {
       channel.eventLoop().execute(drain);
+    } catch (RejectedExecutionException e) {
+      // The event loop has shut down: nothing queued will ever be written.
+      QueuedWrite write;
+      while ((write = queue.poll()) != null) {
+        write.abort(e);
+      }
+      scheduled.set(false);
     }
   }
 
@@ -46,7 +74,7 @@ public final class WriteQueue {
     } finally {
       scheduled.set(false);
       if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
-        channel.eventLoop().execute(drain);
+        schedule();
       }
     }
   }

@@ -1,0 +1,365 @@
+package io.rpcx.client;
+
+import io.rpcx.annotation.RPCXClient;
+import io.rpcx.client.internal.call.CallChannel;
+import io.rpcx.client.internal.call.ClientMethod;
+import io.rpcx.client.internal.proxy.ServiceProxy;
+import io.rpcx.client.internal.transport.ClientTransport;
+import io.rpcx.core.internal.codec.CodecRegistry;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.model.ClassScanner;
+import io.rpcx.core.internal.model.MethodModel;
+import io.rpcx.core.internal.model.ServiceModel;
+import io.rpcx.core.internal.model.ServiceModels;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Creates proxies that call remote RPCX services through interfaces annotated {@link RPCXClient}.
+ *
+ * <pre>{@code
+ * RpcxClient client = RpcxClient.builder()
+ *     .target("orders.internal", 9000)         // overrides the address in @RPCXClient
+ *     .defaultTimeout(Duration.ofSeconds(2))
+ *     .build();
+ * OrderService orders = client.create(OrderService.class);
+ * OrderInfo order = orders.loadOrder(request);  // a remote call
+ * ...
+ * client.close();
+ * }</pre>
+ *
+ * <p>A client is meant to be shared: it keeps one persistent connection per server address,
+ * multiplexing every call of every proxy and thread over it, and its proxies are thread-safe.
+ * Interfaces are checked when first used (or at {@link Builder#build()} when registered or
+ * scanned): a mistake fails with a message naming the interface and method, never at call time.
+ *
+ * <p>A method returning a value blocks until the reply or its timeout. A method returning {@code
+ * CompletableFuture<T>} returns at once; the future completes on the client's callback executor.
+ * Timeouts: {@code @Method(timeoutMillis)}, else {@code @RPCXClient(timeoutMillis)}, else {@link
+ * Builder#defaultTimeout(Duration)} (default {@value #DEFAULT_TIMEOUT_MILLIS} ms). Failures are
+ * {@link io.rpcx.core.RpcxException}s.
+ *
+ * <p>{@link #close()} closes the connections; calls still pending fail as unavailable.
+ */
+public final class RpcxClient implements AutoCloseable {
+  /** Timeout of calls whose method and interface set none: 5 seconds. */
+  public static final long DEFAULT_TIMEOUT_MILLIS = 5_000;
+  /** Default largest frame accepted or sent: 16 MiB. */
+  public static final int DEFAULT_MAX_FRAME_SIZE = 16 * 1024 * 1024;
+
+  private final Builder config;
+  private final CodecRegistry codecs = CodecRegistry.standard();
+  private final ClientTransport transport;
+  private final Executor callbacks;
+  private final ExecutorService ownedCallbacks;
+  private final Map<Class<?>, ServiceModel> models = new ConcurrentHashMap<>();
+  private final Map<Class<?>, Object> proxies = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  private RpcxClient(Builder config) {
+    this.config = config;
+    for (Class<?> type : config.interfaces) {
+      models.put(type, ServiceModels.forClient(type, codecs));
+    }
+    for (Class<?> type : models.keySet()) {
+      target(type, models.get(type));
+    }
+    this.transport =
+        new ClientTransport(
+            config.nativeTransport,
+            config.ioThreads,
+            (int) Math.min(Integer.MAX_VALUE, config.connectTimeout.toMillis()),
+            config.maxFrameSize,
+            config.maxConcurrentCallsPerConnection);
+    if (config.callbackExecutor != null) {
+      this.callbacks = config.callbackExecutor;
+      this.ownedCallbacks = null;
+    } else {
+      this.ownedCallbacks = newCallbackPool();
+      this.callbacks = ownedCallbacks;
+    }
+  }
+
+  /** A builder of a client. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * A proxy calling the remote service behind {@code serviceInterface}. The same proxy is returned
+   * for the same interface.
+   *
+   * @throws IllegalArgumentException if the interface is not a valid RPCX client interface, or no
+   *     address is known for it
+   * @throws IllegalStateException if the client is closed
+   */
+  public <T> T create(Class<T> serviceInterface) {
+    Objects.requireNonNull(serviceInterface, "serviceInterface");
+    if (closed) {
+      throw new IllegalStateException("the client is closed");
+    }
+    Object proxy = proxies.computeIfAbsent(serviceInterface, this::newProxy);
+    return serviceInterface.cast(proxy);
+  }
+
+  private Object newProxy(Class<?> type) {
+    ServiceModel model = models.computeIfAbsent(type, t -> ServiceModels.forClient(t, codecs));
+    String[] target = target(type, model);
+    CallChannel channel = transport.endpoint(target[0], Integer.parseInt(target[1]));
+    Map<Method, ClientMethod> methods = new HashMap<>();
+    for (Map.Entry<Method, MethodModel> entry : model.methodsByJavaMethod().entrySet()) {
+      MethodModel method = entry.getValue();
+      long timeout = method.timeoutMillis() > 0 ? method.timeoutMillis() : config.defaultTimeoutMillis;
+      methods.put(
+          entry.getKey(),
+          new ClientMethod(method, channel, timeout, callbacks, config.maxNestingDepth));
+    }
+    String description =
+        "RPCX client of service '" + model.name() + "' (" + type.getName() + ") at "
+            + channel.address();
+    return Proxy.newProxyInstance(
+        type.getClassLoader(), new Class<?>[] {type}, new ServiceProxy(methods, description));
+  }
+
+  /** host and port of an interface: builder override, else builder default, else annotation. */
+  private String[] target(Class<?> type, ServiceModel model) {
+    String[] specific = config.targets.get(type);
+    if (specific != null) {
+      return specific;
+    }
+    if (config.defaultTarget != null) {
+      return config.defaultTarget;
+    }
+    RPCXClient annotation = type.getAnnotation(RPCXClient.class);
+    if (annotation.address().isBlank() || annotation.port() <= 0) {
+      throw new IllegalArgumentException(
+          "no server address for " + type.getName() + " (service '" + model.name()
+              + "'): set address and port in @RPCXClient or call RpcxClient.Builder.target(...)");
+    }
+    if (annotation.port() > 65535) {
+      throw new IllegalArgumentException(
+          "@RPCXClient on " + type.getName() + " has port " + annotation.port()
+              + " (expected: 1-65535)");
+    }
+    return new String[] {annotation.address().strip(), String.valueOf(annotation.port())};
+  }
+
+  /**
+   * Closes every connection and stops the client's threads. Calls still pending fail with {@link
+   * io.rpcx.core.UnavailableException}; proxies refuse new calls. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    transport.close();
+    if (ownedCallbacks != null) {
+      ownedCallbacks.shutdown();
+    }
+  }
+
+  private static ExecutorService newCallbackPool() {
+    AtomicInteger count = new AtomicInteger();
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            0,
+            Integer.MAX_VALUE,
+            30,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            runnable -> {
+              Thread thread = new Thread(runnable, "rpcx-client-callback-" + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    return pool;
+  }
+
+  /**
+   * Configures and builds an {@link RpcxClient}. Not thread-safe; {@link #build()} copies the
+   * configuration, so a builder can be reused.
+   */
+  public static final class Builder {
+    private String[] defaultTarget;
+    private final Map<Class<?>, String[]> targets = new LinkedHashMap<>();
+    private final List<Class<?>> interfaces = new ArrayList<>();
+    private final List<String> scanPackages = new ArrayList<>();
+    private ClassLoader classLoader;
+    private long defaultTimeoutMillis = DEFAULT_TIMEOUT_MILLIS;
+    private Duration connectTimeout = Duration.ofSeconds(3);
+    private int ioThreads = Runtime.getRuntime().availableProcessors();
+    private int maxFrameSize = DEFAULT_MAX_FRAME_SIZE;
+    private int maxConcurrentCallsPerConnection = 10_000;
+    private int maxNestingDepth = DecodeContext.DEFAULT_MAX_DEPTH;
+    private Executor callbackExecutor;
+    private boolean nativeTransport = true;
+
+    private Builder() {}
+
+    /** Sends the calls of every interface to {@code host:port}, whatever its annotation says. */
+    public Builder target(String host, int port) {
+      this.defaultTarget = hostAndPort(host, port);
+      return this;
+    }
+
+    /** Sends the calls of {@code serviceInterface} to {@code host:port}. */
+    public Builder target(Class<?> serviceInterface, String host, int port) {
+      targets.put(Objects.requireNonNull(serviceInterface, "serviceInterface"), hostAndPort(host, port));
+      return this;
+    }
+
+    /** Timeout of methods whose annotations set none; default 5 s. */
+    public Builder defaultTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("defaultTimeout: " + timeout + " (expected: > 0)");
+      }
+      this.defaultTimeoutMillis = Math.max(1, timeout.toMillis());
+      return this;
+    }
+
+    /** How long opening a connection may take; default 3 s. */
+    public Builder connectTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("connectTimeout: " + timeout + " (expected: > 0)");
+      }
+      this.connectTimeout = timeout;
+      return this;
+    }
+
+    /** Checks these client interfaces when the client is built. */
+    public Builder register(Class<?>... serviceInterfaces) {
+      for (Class<?> type : serviceInterfaces) {
+        interfaces.add(Objects.requireNonNull(type, "serviceInterface"));
+      }
+      return this;
+    }
+
+    /**
+     * Finds and checks every interface annotated {@link RPCXClient} in these packages and their
+     * subpackages when the client is built. Works on class directories and jars.
+     */
+    public Builder scan(String... packages) {
+      for (String name : packages) {
+        scanPackages.add(Objects.requireNonNull(name, "package"));
+      }
+      return this;
+    }
+
+    /** The class loader to scan; default the thread's context class loader. */
+    public Builder classLoader(ClassLoader classLoader) {
+      this.classLoader = classLoader;
+      return this;
+    }
+
+    /** Network threads; default the number of processors. */
+    public Builder ioThreads(int ioThreads) {
+      if (ioThreads < 1) {
+        throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
+      }
+      this.ioThreads = ioThreads;
+      return this;
+    }
+
+    /** Largest frame sent or accepted, in bytes; default 16 MiB. */
+    public Builder maxFrameSize(int maxFrameSize) {
+      if (maxFrameSize < 1024) {
+        throw new IllegalArgumentException("maxFrameSize: " + maxFrameSize + " (expected: >= 1024)");
+      }
+      this.maxFrameSize = maxFrameSize;
+      return this;
+    }
+
+    /**
+     * Calls in flight on one connection; beyond it, calls fail at once with {@link
+     * io.rpcx.core.ResourceExhaustedException}. Default 10,000.
+     */
+    public Builder maxConcurrentCallsPerConnection(int maxCalls) {
+      if (maxCalls < 1) {
+        throw new IllegalArgumentException(
+            "maxConcurrentCallsPerConnection: " + maxCalls + " (expected: >= 1)");
+      }
+      this.maxConcurrentCallsPerConnection = maxCalls;
+      return this;
+    }
+
+    /** Deepest nesting of messages inside one result; default 64. */
+    public Builder maxNestingDepth(int maxNestingDepth) {
+      if (maxNestingDepth < 1) {
+        throw new IllegalArgumentException(
+            "maxNestingDepth: " + maxNestingDepth + " (expected: >= 1)");
+      }
+      this.maxNestingDepth = maxNestingDepth;
+      return this;
+    }
+
+    /**
+     * Where asynchronous results are decoded and their futures completed; default a pool of
+     * daemon threads owned by the client. Must not be a network thread of the same client.
+     */
+    public Builder callbackExecutor(Executor executor) {
+      this.callbackExecutor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /** Whether to use native epoll when available (default); {@code false} forces NIO. */
+    public Builder nativeTransport(boolean nativeTransport) {
+      this.nativeTransport = nativeTransport;
+      return this;
+    }
+
+    /**
+     * Builds the client, checking every registered and scanned interface.
+     *
+     * @throws IllegalArgumentException naming the interface and method of the first mistake found
+     */
+    public RpcxClient build() {
+      Builder copy = new Builder();
+      copy.defaultTarget = defaultTarget;
+      copy.targets.putAll(targets);
+      copy.interfaces.addAll(interfaces);
+      ClassLoader loader =
+          classLoader != null ? classLoader : Thread.currentThread().getContextClassLoader();
+      for (String scanPackage : scanPackages) {
+        copy.interfaces.addAll(ClassScanner.scan(scanPackage, RPCXClient.class, loader));
+      }
+      copy.defaultTimeoutMillis = defaultTimeoutMillis;
+      copy.connectTimeout = connectTimeout;
+      copy.ioThreads = ioThreads;
+      copy.maxFrameSize = maxFrameSize;
+      copy.maxConcurrentCallsPerConnection = maxConcurrentCallsPerConnection;
+      copy.maxNestingDepth = maxNestingDepth;
+      copy.callbackExecutor = callbackExecutor;
+      copy.nativeTransport = nativeTransport;
+      return new RpcxClient(copy);
+    }
+
+    private static String[] hostAndPort(String host, int port) {
+      Objects.requireNonNull(host, "host");
+      if (host.isBlank()) {
+        throw new IllegalArgumentException("host is blank");
+      }
+      if (port < 1 || port > 65535) {
+        throw new IllegalArgumentException("port: " + port + " (expected: 1-65535)");
+      }
+      return new String[] {host.strip(), String.valueOf(port)};
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package io.rpcx.client.internal.call;
+
+import com.google.protobuf.CodedInputStream;
+import io.rpcx.core.CallTimeoutException;
+import io.rpcx.core.InternalErrorException;
+import io.rpcx.core.RemoteFailureException;
+import io.rpcx.core.RpcxException;
+import io.rpcx.core.StatusCode;
+import io.rpcx.core.UnavailableException;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.codec.PeerSchemas;
+import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.codec.Values;
+import io.rpcx.core.internal.model.MethodModel;
+import io.rpcx.core.internal.protocol.Payload;
+import io.rpcx.core.internal.protocol.ReplyEnvelope;
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Modifier;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A remote method as the client calls it: the method's model bound to its endpoint, its timeout,
+ * and how replies become results or exceptions. Built once per interface method when a proxy is
+ * created; immutable and thread-safe.
+ */
+public final class ClientMethod {
+  private static final MethodType STRING_CONSTRUCTOR =
+      MethodType.methodType(void.class, String.class);
+
+  private final MethodModel model;
+  private final CallChannel channel;
+  private final long timeoutNanos;
+  private final int timeoutMillis;
+  private final Executor callbacks;
+  private final int maxNestingDepth;
+  /** Constructors of the checked exceptions the method declares, by class name. */
+  private final Map<String, MethodHandle> declaredExceptions;
+
+  public ClientMethod(
+      MethodModel model,
+      CallChannel channel,
+      long timeoutMillis,
+      Executor callbacks,
+      int maxNestingDepth) {
+    this.model = model;
+    this.channel = channel;
+    this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
+    this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    this.callbacks = callbacks;
+    this.maxNestingDepth = maxNestingDepth;
+    this.declaredExceptions = exceptionConstructors(model);
+  }
+
+  private static Map<String, MethodHandle> exceptionConstructors(MethodModel model) {
+    Map<String, MethodHandle> constructors = new HashMap<>();
+    MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+    for (Class<?> type : model.declaredExceptions()) {
+      if (Modifier.isAbstract(type.getModifiers())) {
+        continue;
+      }
+      try {
+        constructors.put(type.getName(), lookup.findConstructor(type, STRING_CONSTRUCTOR));
+      } catch (ReflectiveOperationException | IllegalArgumentException e) {
+        // No public (String) constructor: such an exception arrives as a RemoteFailureException.
+      }
+    }
+    return Map.copyOf(constructors);
+  }
+
+  public MethodModel model() {
+    return model;
+  }
+
+  String address() {
+    return channel.address();
+  }
+
+  long timeoutNanos() {
+    return timeoutNanos;
+  }
+
+  int timeoutMillis() {
+    return timeoutMillis;
+  }
+
+  /**
+   * Makes the call: blocks until the result for a synchronous method, returns a {@code
+   * CompletableFuture} at once for an asynchronous one.
+   */
+  public Object invoke(Object[] args) throws Throwable {
+    if (model.isAsync()) {
+      AsyncCall call = new AsyncCall(this, args, callbacks);
+      try {
+        channel.send(call);
+      } catch (RpcxException e) {
+        call.future().completeExceptionally(e);
+      }
+      return call.future();
+    }
+    BlockingCall call = new BlockingCall(this, args);
+    channel.send(call);
+    return call.await();
+  }
+
+  /** Turns a reply into the method's result, or throws what it stands for; releases the payload. */
+  Object decode(ReplyEnvelope envelope, Payload payload, PeerSchemas schemas) throws Throwable {
+    try {
+      if (envelope.isError()) {
+        throw failure(envelope);
+      }
+      ValueCodec<Object> codec = model.resultCodec();
+      if (codec == null) {
+        return null;
+      }
+      CodedInputStream in = envelope.valueInput(payload.buffer());
+      Object value = in == null ? null : Values.read(codec, in, new DecodeContext(maxNestingDepth, schemas));
+      if (value == null) {
+        if (model.isPrimitiveResult()) {
+          throw new InternalErrorException(
+              model.displayName() + " on " + address()
+                  + " returned null for a primitive result", null);
+        }
+        value = codec.absentValue();
+      }
+      return value;
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof RpcxException) {
+        throw e;
+      }
+      throw new InternalErrorException(
+          "cannot decode the result of " + model.displayName() + " from " + address() + ": "
+              + e.getMessage(), e);
+    } finally {
+      payload.release();
+    }
+  }
+
+  private Throwable failure(ReplyEnvelope envelope) throws Throwable {
+    String message = envelope.errorMessage();
+    StatusCode code = envelope.errorCode();
+    if (code == StatusCode.REMOTE_FAILURE) {
+      MethodHandle constructor = declaredExceptions.get(envelope.exceptionClass());
+      if (constructor != null) {
+        return (Throwable) constructor.invoke(message);
+      }
+      return new RemoteFailureException(
+          model.displayName() + " on " + address() + " threw " + envelope.exceptionClass()
+              + (message.isEmpty() ? "" : ": " + message),
+          envelope.exceptionClass());
+    }
+    String text = model.displayName() + " failed on " + address() + ": " + message;
+    if (code == StatusCode.UNAVAILABLE) {
+      // A server answers UNAVAILABLE only for calls it refused before running them.
+      return new UnavailableException(text, true, null);
+    }
+    return RpcxException.of(code, text, "");
+  }
+
+  /** The exception of a call that timed out. */
+  CallTimeoutException timeoutException() {
+    return new CallTimeoutException(
+        model.displayName() + " timed out after " + timeoutMillis + " ms waiting for "
+            + address());
+  }
+}

@@ -1,0 +1,191 @@
+package io.rpcx.core.internal.codec;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
+import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A POJO or record as a protobuf message. Field {@code n} is the {@code n}th field in name order,
+ * so numbering does not depend on the order reflection lists fields in; a peer with another version
+ * of the class announces its own numbering in a SCHEMA frame and is read through a {@link
+ * FieldMapping}. Null and zero fields are left out; on reading, a field the sender has but did not
+ * send becomes null or zero, while a field the sender's class lacks keeps the value the receiver's
+ * constructor gave it (records get null or zero).
+ */
+final class PojoCodec<T> extends MessageCodec<T> {
+  private final Class<T> type;
+  private final Constructor<T> constructor;
+  /** For records: constructor position of each field (fields are in name order). */
+  private final int[] constructorPosition;
+  private PojoField[] fields;
+  private FieldMapping identity;
+  private TypeSchema schema;
+
+  private PojoCodec(Class<T> type, Constructor<T> constructor, int[] constructorPosition) {
+    super(type.getSimpleName());
+    this.type = type;
+    this.constructor = constructor;
+    this.constructorPosition = constructorPosition;
+  }
+
+  static <T> PojoCodec<T> forClass(Class<T> type, Constructor<T> noArguments) {
+    return new PojoCodec<>(type, noArguments, null);
+  }
+
+  static <T> PojoCodec<T> forRecord(Class<T> type, Constructor<T> canonical, int[] positions) {
+    return new PojoCodec<>(type, canonical, positions);
+  }
+
+  /** Completes the codec once its fields' codecs exist (they may refer back to this one). */
+  void link(PojoField[] fields) {
+    this.fields = fields;
+    this.identity = FieldMapping.identity(fields.length);
+    List<TypeSchema.Field> described = new ArrayList<>();
+    for (PojoField field : fields) {
+      described.add(new TypeSchema.Field(field.name(), field.number(), field.codec().typeName()));
+    }
+    this.schema = new TypeSchema(typeName(), described);
+  }
+
+  int fieldCount() {
+    return fields.length;
+  }
+
+  PojoField field(int index) {
+    return fields[index];
+  }
+
+  FieldMapping identityMapping() {
+    return identity;
+  }
+
+  /** How this side numbers the type's fields, as announced to peers. */
+  TypeSchema schema() {
+    return schema;
+  }
+
+  @Override
+  void collectPojoCodecs(Set<PojoCodec<?>> into) {
+    if (into.add(this)) {
+      for (PojoField field : fields) {
+        field.codec().collectPojoCodecs(into);
+      }
+    }
+  }
+
+  @Override
+  protected int payloadSize(T value, SizeCache sizes) throws CodecException {
+    sizes.enter(typeName());
+    int size = 0;
+    for (PojoField field : fields) {
+      size += field.size(value, sizes);
+    }
+    sizes.exit();
+    return size;
+  }
+
+  @Override
+  protected void writePayload(CodedOutputStream out, T value, SizeCache sizes) throws IOException {
+    for (PojoField field : fields) {
+      field.write(out, value, sizes);
+    }
+  }
+
+  @Override
+  protected T readPayload(CodedInputStream in, DecodeContext context) throws IOException {
+    FieldMapping mapping = context.mapping(this);
+    return constructorPosition == null
+        ? readObject(in, context, mapping)
+        : readRecord(in, context, mapping);
+  }
+
+  private T readObject(CodedInputStream in, DecodeContext context, FieldMapping mapping)
+      throws IOException {
+    T object = instantiate(null);
+    boolean[] seen = new boolean[fields.length];
+    while (true) {
+      int tag = in.readTag();
+      if (tag == 0) {
+        break;
+      }
+      int index = localIndex(mapping, tag);
+      if (index < 0) {
+        in.skipField(tag);
+        continue;
+      }
+      fields[index].readInto(object, in, tag, context);
+      seen[index] = true;
+    }
+    for (int i = 0; i < fields.length; i++) {
+      if (!seen[i] && mapping.senderHas(i)) {
+        fields[i].setAbsent(object);
+      }
+    }
+    return object;
+  }
+
+  private T readRecord(CodedInputStream in, DecodeContext context, FieldMapping mapping)
+      throws IOException {
+    Object[] arguments = new Object[fields.length];
+    boolean[] seen = new boolean[fields.length];
+    while (true) {
+      int tag = in.readTag();
+      if (tag == 0) {
+        break;
+      }
+      int index = localIndex(mapping, tag);
+      if (index < 0) {
+        in.skipField(tag);
+        continue;
+      }
+      arguments[constructorPosition[index]] = fields[index].read(in, tag, context);
+      seen[index] = true;
+    }
+    for (int i = 0; i < fields.length; i++) {
+      if (!seen[i]) {
+        arguments[constructorPosition[i]] = fields[i].codec().absentValue();
+      }
+    }
+    return instantiate(arguments);
+  }
+
+  /** The receiver field of a tag, or -1 to skip it; fails on a field of an incompatible type. */
+  private int localIndex(FieldMapping mapping, int tag) throws CodecException {
+    int number = WireFormat.getTagFieldNumber(tag);
+    int index = mapping.localIndex(number);
+    if (index == FieldMapping.INCOMPATIBLE) {
+      String name = mapping.remoteName(number);
+      throw new CodecException(
+          "field '" + name + "' of " + type.getName() + " has type '"
+              + mapping.remoteType(number) + "' on the sending side but '"
+              + fields[indexOf(name)].codec().typeName() + "' here");
+    }
+    return index;
+  }
+
+  private int indexOf(String name) {
+    for (int i = 0; i < fields.length; i++) {
+      if (fields[i].name().equals(name)) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("no field " + name);
+  }
+
+  private T instantiate(Object[] arguments) throws CodecException {
+    try {
+      return arguments == null ? constructor.newInstance() : constructor.newInstance(arguments);
+    } catch (InvocationTargetException e) {
+      throw new CodecException(
+          "the constructor of " + type.getName() + " threw " + e.getCause(), e.getCause());
+    } catch (ReflectiveOperationException | IllegalArgumentException e) {
+      throw new CodecException("cannot create " + type.getName() + ": " + e, e);
+    }
+  }
+}

@@ -1,0 +1,205 @@
+package io.rpcx.core.internal.codec;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Codecs of POJOs (classes with a no-argument constructor, read and written through their fields)
+ * and records (read through their accessors, created through their canonical constructor). Each
+ * becomes a protobuf message whose fields are numbered by sorted field name; everything about the
+ * class is worked out here, once, and a class that cannot be carried is rejected with the reason.
+ */
+final class PojoCodecs implements CodecFactory {
+  /** POJO classes by simple name: the wire names types by simple name, so two must not collide. */
+  private final Map<String, Class<?>> bySimpleName = new HashMap<>();
+
+  @Override
+  public String description() {
+    return "POJOs (concrete classes with a no-argument constructor) and records";
+  }
+
+  @Override
+  public ValueCodec<?> create(Type type, CodecResolver resolver) {
+    if (type instanceof ParameterizedType) {
+      throw new UnsupportedTypeException(
+          Types.name(type),
+          "generic classes cannot be carried as values; use a concrete class without type"
+              + " parameters");
+    }
+    if (!(type instanceof Class)) {
+      return null;
+    }
+    Class<?> raw = (Class<?>) type;
+    if (raw == Object.class) {
+      throw new UnsupportedTypeException(
+          raw.getName(),
+          "Object could hold any class, and RPCX never lets the wire choose a class; declare a"
+              + " concrete type");
+    }
+    if (raw.isInterface() || Modifier.isAbstract(raw.getModifiers())) {
+      throw new UnsupportedTypeException(
+          raw.getName(),
+          (raw.isInterface() ? "an interface" : "an abstract class")
+              + " could be implemented by any class, and RPCX never lets the wire choose a class;"
+              + " declare a concrete class");
+    }
+    if (raw.isPrimitive() || raw.isArray()) {
+      return null;
+    }
+    if (isJdkClass(raw)) {
+      throw new UnsupportedTypeException(
+          raw.getName(), "this JDK class is not a supported value type");
+    }
+    if (raw.isAnonymousClass() || raw.isLocalClass()
+        || (raw.isMemberClass() && !Modifier.isStatic(raw.getModifiers()))) {
+      throw new UnsupportedTypeException(
+          raw.getName(),
+          "an inner class cannot be created without its enclosing instance; make it a static"
+              + " nested class or a top-level class");
+    }
+    if (raw.getTypeParameters().length > 0) {
+      throw new UnsupportedTypeException(
+          raw.getName(),
+          "generic classes cannot be carried as values; use a concrete class without type"
+              + " parameters");
+    }
+    if (Throwable.class.isAssignableFrom(raw)) {
+      throw new UnsupportedTypeException(
+          raw.getName(), "exceptions are not values; declare them in the throws clause instead");
+    }
+    Class<?> sameName = bySimpleName.putIfAbsent(raw.getSimpleName(), raw);
+    if (sameName != null && sameName != raw) {
+      throw new UnsupportedTypeException(
+          raw.getName(),
+          "another class is also named '" + raw.getSimpleName() + "' (" + sameName.getName()
+              + "): RPCX names POJO types on the wire by simple name; rename one of them");
+    }
+    return raw.isRecord() ? record(raw, resolver) : bean(raw, resolver);
+  }
+
+  private static boolean isJdkClass(Class<?> raw) {
+    String name = raw.getName();
+    return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
+        || name.startsWith("sun.") || name.startsWith("com.sun.");
+  }
+
+  private static <T> PojoCodec<T> bean(Class<T> raw, CodecResolver resolver) {
+    Constructor<T> constructor;
+    try {
+      constructor = raw.getDeclaredConstructor();
+      constructor.setAccessible(true);
+    } catch (NoSuchMethodException e) {
+      throw new UnsupportedTypeException(
+          raw.getName(),
+          "it has no no-argument constructor to create it with; add one (it may be private) or"
+              + " make it a record");
+    } catch (RuntimeException e) {
+      throw inaccessible(raw, "its no-argument constructor", e);
+    }
+    List<Field> fields = new ArrayList<>();
+    Map<String, Class<?>> declaredBy = new HashMap<>();
+    for (Class<?> c = raw; c != Object.class; c = c.getSuperclass()) {
+      if (isJdkClass(c)) {
+        throw new UnsupportedTypeException(
+            raw.getName(),
+            "it extends the JDK class " + c.getName() + ", whose fields RPCX does not read");
+      }
+      for (Field field : c.getDeclaredFields()) {
+        int modifiers = field.getModifiers();
+        if (Modifier.isStatic(modifiers) || Modifier.isTransient(modifiers) || field.isSynthetic()) {
+          continue;
+        }
+        Class<?> previous = declaredBy.putIfAbsent(field.getName(), c);
+        if (previous != null) {
+          throw new UnsupportedTypeException(
+              raw.getName(),
+              "field '" + field.getName() + "' is declared both by " + previous.getName()
+                  + " and by " + c.getName() + "; rename one of them");
+        }
+        try {
+          field.setAccessible(true);
+        } catch (RuntimeException e) {
+          throw inaccessible(raw, "field '" + field.getName() + "'", e);
+        }
+        fields.add(field);
+      }
+    }
+    fields.sort(Comparator.comparing(Field::getName));
+    PojoCodec<T> codec = PojoCodec.forClass(raw, constructor);
+    resolver.registerInProgress(raw, codec);
+    PojoField[] pojoFields = new PojoField[fields.size()];
+    for (int i = 0; i < pojoFields.length; i++) {
+      Field field = fields.get(i);
+      ValueCodec<?> fieldCodec =
+          resolver.resolve(
+              field.getGenericType(),
+              "field '" + field.getName() + "' of " + field.getDeclaringClass().getName());
+      pojoFields[i] = PojoField.forField(field, i + 1, fieldCodec);
+    }
+    codec.link(pojoFields);
+    return codec;
+  }
+
+  private static <T> PojoCodec<T> record(Class<T> raw, CodecResolver resolver) {
+    RecordComponent[] components = raw.getRecordComponents();
+    Class<?>[] componentTypes = new Class<?>[components.length];
+    for (int i = 0; i < components.length; i++) {
+      componentTypes[i] = components[i].getType();
+    }
+    Constructor<T> canonical;
+    try {
+      canonical = raw.getDeclaredConstructor(componentTypes);
+      canonical.setAccessible(true);
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException("a record without canonical constructor: " + raw, e);
+    } catch (RuntimeException e) {
+      throw inaccessible(raw, "its canonical constructor", e);
+    }
+    List<RecordComponent> sorted = new ArrayList<>(List.of(components));
+    sorted.sort(Comparator.comparing(RecordComponent::getName));
+    int[] constructorPosition = new int[components.length];
+    for (int i = 0; i < sorted.size(); i++) {
+      for (int j = 0; j < components.length; j++) {
+        if (components[j].getName().equals(sorted.get(i).getName())) {
+          constructorPosition[i] = j;
+        }
+      }
+    }
+    PojoCodec<T> codec = PojoCodec.forRecord(raw, canonical, constructorPosition);
+    resolver.registerInProgress(raw, codec);
+    PojoField[] fields = new PojoField[sorted.size()];
+    for (int i = 0; i < fields.length; i++) {
+      RecordComponent component = sorted.get(i);
+      Method accessor = component.getAccessor();
+      try {
+        accessor.setAccessible(true);
+      } catch (RuntimeException e) {
+        throw inaccessible(raw, "component '" + component.getName() + "'", e);
+      }
+      ValueCodec<?> fieldCodec =
+          resolver.resolve(
+              component.getGenericType(),
+              "component '" + component.getName() + "' of " + raw.getName());
+      fields[i] = PojoField.forRecordComponent(component.getName(), accessor, i + 1, fieldCodec);
+    }
+    codec.link(fields);
+    return codec;
+  }
+
+  private static UnsupportedTypeException inaccessible(
+      Class<?> raw, String what, RuntimeException cause) {
+    return new UnsupportedTypeException(
+        raw.getName(),
+        "RPCX cannot access " + what + " (" + cause.getMessage() + "); open the package to RPCX");
+  }
+}

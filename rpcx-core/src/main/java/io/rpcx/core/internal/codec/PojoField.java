@@ -1,0 +1,460 @@
+package io.rpcx.core.internal.codec;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+
+/**
+ * One field of a POJO or record: how to read it from the object, and the codec of its value. Built
+ * once per class; the accessors were found and opened at start-up, so a call only invokes them.
+ * Primitive fields of classes are read and written without boxing, and a zero is left out of the
+ * message, as protobuf does.
+ */
+abstract class PojoField {
+  private final String name;
+  private final int number;
+  private final ValueCodec<Object> codec;
+  private final int tag;
+
+  @SuppressWarnings("unchecked")
+  PojoField(String name, int number, ValueCodec<?> codec) {
+    this.name = name;
+    this.number = number;
+    this.codec = (ValueCodec<Object>) codec;
+    this.tag = (number << 3) | codec.wireType();
+  }
+
+  /** A field of a class, read and written directly. */
+  static PojoField forField(Field field, int number, ValueCodec<?> codec) {
+    Class<?> type = field.getType();
+    if (type == int.class) {
+      return new IntField(field, number, codec);
+    }
+    if (type == long.class) {
+      return new LongField(field, number, codec);
+    }
+    if (type == double.class) {
+      return new DoubleField(field, number, codec);
+    }
+    if (type == boolean.class) {
+      return new BooleanField(field, number, codec);
+    }
+    return new ObjectField(field, number, codec);
+  }
+
+  /** A record component, read through its accessor; records are created whole. */
+  static PojoField forRecordComponent(
+      String name, Method accessor, int number, ValueCodec<?> codec) {
+    return new RecordComponentField(name, accessor, number, codec);
+  }
+
+  final String name() {
+    return name;
+  }
+
+  final int number() {
+    return number;
+  }
+
+  final ValueCodec<Object> codec() {
+    return codec;
+  }
+
+  final int tag() {
+    return tag;
+  }
+
+  /** Encoded size of this field of {@code pojo}, tag included; 0 when left out. */
+  abstract int size(Object pojo, SizeCache sizes) throws CodecException;
+
+  /** Writes this field of {@code pojo}, mirroring {@link #size}. */
+  abstract void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException;
+
+  /** Reads this field's value (of a class) into {@code pojo}. */
+  void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+      throws IOException {
+    set(pojo, read(in, tag, context));
+  }
+
+  /** Reads this field's value. */
+  final Object read(CodedInputStream in, int tag, DecodeContext context) throws IOException {
+    try {
+      return codec.readField(in, tag, context);
+    } catch (CodecException e) {
+      throw withField(e);
+    }
+  }
+
+  /** Sets the field of a class to the value of an absent field: null, zero or empty. */
+  final void setAbsent(Object pojo) throws CodecException {
+    set(pojo, codec.absentValue());
+  }
+
+  abstract void set(Object pojo, Object value) throws CodecException;
+
+  /** The common encoding of a field whose value is an object. */
+  final int objectSize(Object value, SizeCache sizes) throws CodecException {
+    if (codec.isAbsent(value)) {
+      return 0;
+    }
+    try {
+      return CodedOutputStream.computeUInt32SizeNoTag(tag) + codec.encodedSize(value, sizes);
+    } catch (CodecException e) {
+      throw withField(e);
+    } catch (ClassCastException e) {
+      throw new CodecException(
+          "field '" + name + "' holds a " + value.getClass().getName()
+              + ", which does not match its declared type", e);
+    }
+  }
+
+  final void writeObject(CodedOutputStream out, Object value, SizeCache sizes)
+      throws IOException {
+    if (!codec.isAbsent(value)) {
+      out.writeUInt32NoTag(tag);
+      codec.write(out, value, sizes);
+    }
+  }
+
+  /** Names this field in an error, unless a field nested deeper is already named. */
+  private CodecException withField(CodecException e) {
+    if (e.getMessage().startsWith("field '")) {
+      return e;
+    }
+    return new CodecException("field '" + name + "': " + e.getMessage(), e);
+  }
+
+  /** Whether a boxed primitive is zero (or false): primitives leave zero out, as protobuf does. */
+  static boolean isZero(Object value) {
+    if (value instanceof Boolean) {
+      return !(Boolean) value;
+    }
+    if (value instanceof Character) {
+      return (Character) value == 0;
+    }
+    if (value instanceof Double || value instanceof Float) {
+      return Double.doubleToRawLongBits(((Number) value).doubleValue()) == 0;
+    }
+    return ((Number) value).longValue() == 0;
+  }
+
+  final CodecException accessFailed(Exception e) {
+    return new CodecException("cannot access field '" + name + "': " + e, e);
+  }
+
+  /** A field of a class, of an object type or a less common primitive (boxed, zero left out). */
+  static final class ObjectField extends PojoField {
+    private final Field field;
+    private final boolean primitive;
+
+    ObjectField(Field field, int number, ValueCodec<?> codec) {
+      super(field.getName(), number, codec);
+      this.field = field;
+      this.primitive = field.getType().isPrimitive();
+    }
+
+    @Override
+    int size(Object pojo, SizeCache sizes) throws CodecException {
+      return objectSize(get(pojo), sizes);
+    }
+
+    @Override
+    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
+      writeObject(out, get(pojo), sizes);
+    }
+
+    private Object get(Object pojo) throws CodecException {
+      try {
+        Object value = field.get(pojo);
+        return primitive && isZero(value) ? null : value;
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    @Override
+    void set(Object pojo, Object value) throws CodecException {
+      try {
+        field.set(pojo, value);
+      } catch (IllegalAccessException | IllegalArgumentException e) {
+        throw accessFailed(e);
+      }
+    }
+  }
+
+  /** An {@code int} field, without boxing. */
+  static final class IntField extends PojoField {
+    private final Field field;
+
+    IntField(Field field, int number, ValueCodec<?> codec) {
+      super(field.getName(), number, codec);
+      this.field = field;
+    }
+
+    @Override
+    int size(Object pojo, SizeCache sizes) throws CodecException {
+      int value = get(pojo);
+      return value == 0
+          ? 0
+          : CodedOutputStream.computeUInt32SizeNoTag(tag())
+              + CodedOutputStream.computeInt32SizeNoTag(value);
+    }
+
+    @Override
+    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
+      int value = get(pojo);
+      if (value != 0) {
+        out.writeUInt32NoTag(tag());
+        out.writeInt32NoTag(value);
+      }
+    }
+
+    @Override
+    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      if (tag != tag()) {
+        super.readInto(pojo, in, tag, context);
+        return;
+      }
+      try {
+        field.setInt(pojo, in.readInt32());
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    private int get(Object pojo) throws CodecException {
+      try {
+        return field.getInt(pojo);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    @Override
+    void set(Object pojo, Object value) throws CodecException {
+      try {
+        field.setInt(pojo, (Integer) value);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+  }
+
+  /** A {@code long} field, without boxing. */
+  static final class LongField extends PojoField {
+    private final Field field;
+
+    LongField(Field field, int number, ValueCodec<?> codec) {
+      super(field.getName(), number, codec);
+      this.field = field;
+    }
+
+    @Override
+    int size(Object pojo, SizeCache sizes) throws CodecException {
+      long value = get(pojo);
+      return value == 0
+          ? 0
+          : CodedOutputStream.computeUInt32SizeNoTag(tag())
+              + CodedOutputStream.computeInt64SizeNoTag(value);
+    }
+
+    @Override
+    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
+      long value = get(pojo);
+      if (value != 0) {
+        out.writeUInt32NoTag(tag());
+        out.writeInt64NoTag(value);
+      }
+    }
+
+    @Override
+    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      if (tag != tag()) {
+        super.readInto(pojo, in, tag, context);
+        return;
+      }
+      try {
+        field.setLong(pojo, in.readInt64());
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    private long get(Object pojo) throws CodecException {
+      try {
+        return field.getLong(pojo);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    @Override
+    void set(Object pojo, Object value) throws CodecException {
+      try {
+        field.setLong(pojo, (Long) value);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+  }
+
+  /** A {@code double} field, without boxing. */
+  static final class DoubleField extends PojoField {
+    private final Field field;
+
+    DoubleField(Field field, int number, ValueCodec<?> codec) {
+      super(field.getName(), number, codec);
+      this.field = field;
+    }
+
+    @Override
+    int size(Object pojo, SizeCache sizes) throws CodecException {
+      return Double.doubleToRawLongBits(get(pojo)) == 0
+          ? 0
+          : CodedOutputStream.computeUInt32SizeNoTag(tag()) + 8;
+    }
+
+    @Override
+    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
+      double value = get(pojo);
+      if (Double.doubleToRawLongBits(value) != 0) {
+        out.writeUInt32NoTag(tag());
+        out.writeDoubleNoTag(value);
+      }
+    }
+
+    @Override
+    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      if (tag != tag()) {
+        super.readInto(pojo, in, tag, context);
+        return;
+      }
+      try {
+        field.setDouble(pojo, in.readDouble());
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    private double get(Object pojo) throws CodecException {
+      try {
+        return field.getDouble(pojo);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    @Override
+    void set(Object pojo, Object value) throws CodecException {
+      try {
+        field.setDouble(pojo, (Double) value);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+  }
+
+  /** A {@code boolean} field, without boxing. */
+  static final class BooleanField extends PojoField {
+    private final Field field;
+
+    BooleanField(Field field, int number, ValueCodec<?> codec) {
+      super(field.getName(), number, codec);
+      this.field = field;
+    }
+
+    @Override
+    int size(Object pojo, SizeCache sizes) throws CodecException {
+      return get(pojo) ? CodedOutputStream.computeUInt32SizeNoTag(tag()) + 1 : 0;
+    }
+
+    @Override
+    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
+      if (get(pojo)) {
+        out.writeUInt32NoTag(tag());
+        out.writeBoolNoTag(true);
+      }
+    }
+
+    @Override
+    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      if (tag != tag()) {
+        super.readInto(pojo, in, tag, context);
+        return;
+      }
+      try {
+        field.setBoolean(pojo, in.readBool());
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    private boolean get(Object pojo) throws CodecException {
+      try {
+        return field.getBoolean(pojo);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    @Override
+    void set(Object pojo, Object value) throws CodecException {
+      try {
+        field.setBoolean(pojo, (Boolean) value);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+  }
+
+  /** A record component: read through its accessor; set only through the constructor. */
+  static final class RecordComponentField extends PojoField {
+    private final Method accessor;
+
+    RecordComponentField(String name, Method accessor, int number, ValueCodec<?> codec) {
+      super(name, number, codec);
+      this.accessor = accessor;
+    }
+
+    @Override
+    int size(Object pojo, SizeCache sizes) throws CodecException {
+      return objectSize(primitiveZeroAsAbsent(get(pojo)), sizes);
+    }
+
+    @Override
+    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
+      writeObject(out, primitiveZeroAsAbsent(get(pojo)), sizes);
+    }
+
+    /** Primitive components leave zero out, like primitive fields of classes. */
+    private Object primitiveZeroAsAbsent(Object value) {
+      if (accessor.getReturnType().isPrimitive() && isZero(value)) {
+        return null;
+      }
+      return value;
+    }
+
+    private Object get(Object pojo) throws CodecException {
+      try {
+        return accessor.invoke(pojo);
+      } catch (InvocationTargetException e) {
+        throw new CodecException(
+            "accessor of component '" + name() + "' threw " + e.getCause(), e.getCause());
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    @Override
+    void set(Object pojo, Object value) {
+      throw new UnsupportedOperationException("records are created whole");
+    }
+  }
+}

@@ -1,0 +1,43 @@
+package io.rpcx.core.internal.codec;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Type;
+
+/** Encodes and decodes values the way a call does, for codec tests. */
+final class CodecTesting {
+  private CodecTesting() {}
+
+  /** The wrapper-message bytes of {@code value} declared as {@code type}. */
+  static byte[] encode(CodecRegistry registry, Type type, Object value) {
+    @SuppressWarnings("unchecked")
+    ValueCodec<Object> codec = (ValueCodec<Object>) registry.codecFor(type);
+    try {
+      SizeCache sizes = new SizeCache();
+      int size = Values.size(codec, value, sizes);
+      byte[] bytes = new byte[size];
+      CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+      Values.write(out, codec, value, sizes);
+      out.checkNoSpaceLeft();
+      return bytes;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Decodes wrapper-message bytes as {@code type}; absent values become the absent value. */
+  static Object decode(CodecRegistry registry, Type type, byte[] bytes, PeerSchemas peer)
+      throws IOException {
+    ValueCodec<?> codec = registry.codecFor(type);
+    Object value =
+        Values.read(codec, CodedInputStream.newInstance(bytes), new DecodeContext(64, peer));
+    return value == null ? codec.absentValue() : value;
+  }
+
+  static Object roundTrip(Type type, Object value) throws IOException {
+    CodecRegistry registry = CodecRegistry.standard();
+    return decode(registry, type, encode(registry, type, value), null);
+  }
+}

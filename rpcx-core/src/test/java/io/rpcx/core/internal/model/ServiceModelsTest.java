@@ -1,0 +1,236 @@
+package io.rpcx.core.internal.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rpcx.annotation.Method;
+import io.rpcx.annotation.RPCXClient;
+import io.rpcx.annotation.RPCXServer;
+import io.rpcx.core.internal.codec.CodecRegistry;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** Annotated types become immutable models once; every mistake fails naming class and method. */
+class ServiceModelsTest {
+  private final CodecRegistry codecs = CodecRegistry.standard();
+
+  @RPCXClient(name = "orders", timeoutMillis = 2000)
+  interface Orders {
+    @Method(value = "loadOrder", timeoutMillis = 300)
+    String find(long id) throws IOException;
+
+    String echo(String text);
+
+    CompletableFuture<List<String>> all();
+
+    void fireAndWait();
+
+    default String local() {
+      return "local";
+    }
+
+    @Override
+    String toString();
+  }
+
+  @Test
+  void aClientInterfaceBecomesAModel() {
+    ServiceModel model = ServiceModels.forClient(Orders.class, codecs);
+    assertEquals("orders", model.name());
+    MethodModel find = model.method("loadOrder");
+    assertEquals("orders.loadOrder", find.displayName());
+    assertEquals(300, find.timeoutMillis());
+    assertEquals(List.of(IOException.class), find.declaredExceptions());
+    assertEquals(2000, model.method("echo").timeoutMillis(), "the interface's timeout applies");
+    assertTrue(model.method("all").isAsync());
+    assertEquals("list<string>", model.method("all").resultCodec().typeName());
+    assertEquals(null, model.method("fireAndWait").resultCodec());
+    assertEquals(4, model.methods().size(), "default and Object methods are not remote");
+  }
+
+  interface Overloaded {
+    String get(int id);
+
+    String get(String name);
+  }
+
+  @RPCXClient(name = "overloaded")
+  interface OverloadedClient extends Overloaded {}
+
+  @Test
+  void duplicatePublishedNamesAreRejected() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServiceModels.forClient(OverloadedClient.class, codecs));
+    assertEquals(
+        "duplicate published method name 'get' in service 'overloaded'"
+            + " (io.rpcx.core.internal.model.ServiceModelsTest$OverloadedClient):"
+            + " io.rpcx.core.internal.model.ServiceModelsTest$Overloaded.get(int) and"
+            + " io.rpcx.core.internal.model.ServiceModelsTest$Overloaded.get(String); give one of"
+            + " them another name with @Method",
+        e.getMessage());
+  }
+
+  @RPCXClient(name = "bad")
+  interface UnsupportedParameter {
+    void save(Object payload);
+  }
+
+  @Test
+  void unsupportedParameterTypesAreRejectedNamingTheParameter() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServiceModels.forClient(UnsupportedParameter.class, codecs));
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "parameter 0 (payload) of"
+                    + " io.rpcx.core.internal.model.ServiceModelsTest$UnsupportedParameter.save(Object):"
+                    + " unsupported type java.lang.Object: Object could hold any class"),
+        e.getMessage());
+  }
+
+  @RPCXClient(name = "bad")
+  interface RawFuture {
+    @SuppressWarnings("rawtypes")
+    CompletableFuture load();
+  }
+
+  @RPCXClient(name = "bad")
+  interface PlainFuture {
+    Future<String> load();
+  }
+
+  @RPCXClient(name = "bad")
+  interface GenericMethod {
+    <T> T load(String id);
+  }
+
+  @RPCXClient(name = " ")
+  interface BlankName {}
+
+  interface NotAnnotated {}
+
+  @Test
+  void otherClientMistakesAreRejected() {
+    assertMessage(
+        RawFuture.class,
+        "io.rpcx.core.internal.model.ServiceModelsTest$RawFuture.load() returns a raw"
+            + " CompletableFuture: declare its value type, e.g. CompletableFuture<String>");
+    assertMessage(
+        PlainFuture.class,
+        "io.rpcx.core.internal.model.ServiceModelsTest$PlainFuture.load() returns"
+            + " java.util.concurrent.Future: asynchronous methods return CompletableFuture or"
+            + " CompletionStage");
+    assertMessage(
+        GenericMethod.class,
+        "io.rpcx.core.internal.model.ServiceModelsTest$GenericMethod.load(String) is generic:"
+            + " remote methods need concrete parameter and result types");
+    assertMessage(
+        BlankName.class,
+        "@RPCXClient on io.rpcx.core.internal.model.ServiceModelsTest$BlankName has an empty name");
+    assertMessage(
+        NotAnnotated.class,
+        "io.rpcx.core.internal.model.ServiceModelsTest$NotAnnotated is not annotated @RPCXClient");
+    assertMessage(
+        String.class,
+        "java.lang.String is not an interface: RPCX client proxies implement an interface"
+            + " annotated @RPCXClient");
+  }
+
+  private void assertMessage(Class<?> type, String message) {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ServiceModels.forClient(type, codecs));
+    assertEquals(message, e.getMessage());
+  }
+
+  interface Greeter {
+    @Method("hello")
+    String greet(String name);
+
+    String plain();
+  }
+
+  @RPCXServer(name = "greeter")
+  static final class GreeterImpl implements Greeter, java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String greet(String name) {
+      return "hi " + name;
+    }
+
+    @Override
+    @Method("simple")
+    public String plain() {
+      return "";
+    }
+
+    public String notPublished() {
+      return "";
+    }
+  }
+
+  @Test
+  void aServerClassPublishesTheMethodsOfItsServiceInterfaces() {
+    ServiceModel model = ServiceModels.forServer(GreeterImpl.class, codecs);
+    assertEquals("greeter", model.name());
+    assertNotNull(model.method("hello"), "named on the interface");
+    assertNotNull(model.method("simple"), "named on the implementation");
+    assertEquals(2, model.methods().size());
+  }
+
+  @RPCXServer(name = "lonely")
+  static final class NoInterface implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  @RPCXServer(name = "conflicted")
+  static final class Conflicting implements Greeter {
+    @Override
+    @Method("howdy")
+    public String greet(String name) {
+      return name;
+    }
+
+    @Override
+    public String plain() {
+      return "";
+    }
+  }
+
+  @Test
+  void serverMistakesAreRejected() {
+    IllegalArgumentException none =
+        assertThrows(
+            IllegalArgumentException.class, () -> ServiceModels.forServer(NoInterface.class, codecs));
+    assertEquals(
+        "io.rpcx.core.internal.model.ServiceModelsTest$NoInterface is published as service"
+            + " 'lonely' but implements no service interface: RPCX publishes the methods of the"
+            + " interfaces a service class implements",
+        none.getMessage());
+    IllegalArgumentException conflict =
+        assertThrows(
+            IllegalArgumentException.class, () -> ServiceModels.forServer(Conflicting.class, codecs));
+    assertEquals(
+        "conflicting published names for"
+            + " io.rpcx.core.internal.model.ServiceModelsTest$Greeter.greet(String):"
+            + " @Method(\"hello\") on the interface, @Method(\"howdy\") on"
+            + " io.rpcx.core.internal.model.ServiceModelsTest$Conflicting",
+        conflict.getMessage());
+    IllegalArgumentException unannotated =
+        assertThrows(
+            IllegalArgumentException.class, () -> ServiceModels.forServer(String.class, codecs));
+    assertEquals(
+        "java.lang.String is not annotated @RPCXServer; annotate it or register it under an"
+            + " explicit service name",
+        unannotated.getMessage());
+  }
+}

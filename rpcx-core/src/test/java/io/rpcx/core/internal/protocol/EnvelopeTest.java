@@ -1,0 +1,217 @@
+package io.rpcx.core.internal.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.StringValue;
+import io.rpcx.core.StatusCode;
+import io.rpcx.core.internal.codec.CodecRegistry;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.codec.SizeCache;
+import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.codec.Values;
+import io.rpcx.core.internal.protocol.proto.Argument;
+import io.rpcx.core.internal.protocol.proto.Error;
+import io.rpcx.core.internal.protocol.proto.RPCXReply;
+import io.rpcx.core.internal.protocol.proto.RPCXRequest;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hand-written envelope encoders produce exactly what rpcx.proto describes: protoc's generated
+ * classes read what they write, and they read what the generated classes write.
+ */
+class EnvelopeTest {
+
+  @SuppressWarnings("unchecked")
+  private static final ValueCodec<Object> STRING =
+      (ValueCodec<Object>) CodecRegistry.standard().codecFor(String.class);
+
+  @SuppressWarnings("unchecked")
+  private static final ValueCodec<Object> INT =
+      (ValueCodec<Object>) CodecRegistry.standard().codecFor(int.class);
+
+  @Test
+  void aWrittenRequestIsAValidRpcxRequest() throws Exception {
+    byte[] bytes = writeRequest(77, new Object[] {"hello", 42}, 1500, Map.of("authorization", "x"));
+    RPCXRequest request = RPCXRequest.parseFrom(bytes);
+    assertEquals(77, request.getRequestId());
+    assertEquals("orders", request.getService());
+    assertEquals("loadOrder", request.getMethod());
+    assertEquals(1500, request.getTimeoutMillis());
+    assertEquals(Map.of("authorization", "x"), request.getMetadataMap());
+    assertEquals(2, request.getArgumentsCount());
+    assertEquals("string", request.getArguments(0).getType());
+    assertEquals("hello", StringValue.parseFrom(request.getArguments(0).getValue()).getValue());
+    assertEquals("int32", request.getArguments(1).getType());
+  }
+
+  @Test
+  void aNullArgumentHasNoValue() throws Exception {
+    RPCXRequest request = RPCXRequest.parseFrom(writeRequest(1, new Object[] {null, 0}, 0, Map.of()));
+    assertTrue(request.getArguments(0).getValue().isEmpty());
+    assertEquals(0, request.getTimeoutMillis());
+  }
+
+  @Test
+  void theEnvelopeOfAGeneratedRequestIsReadWithoutDecodingArguments() throws Exception {
+    RPCXRequest request =
+        RPCXRequest.newBuilder()
+            .setRequestId(9)
+            .setService("echo")
+            .setMethod("shout")
+            .addArguments(
+                Argument.newBuilder()
+                    .setType("string")
+                    .setValue(StringValue.of("abc").toByteString()))
+            .setTimeoutMillis(250)
+            .putMetadata("k", "v")
+            .build();
+    ByteBuffer payload = ByteBuffer.wrap(request.toByteArray());
+    RequestEnvelope envelope = RequestEnvelope.parse(payload, 1024);
+    assertEquals(9, envelope.requestId());
+    assertEquals("echo", envelope.service());
+    assertEquals("shout", envelope.method());
+    assertEquals(250, envelope.timeoutMillis());
+    assertEquals(Map.of("k", "v"), envelope.metadata());
+    assertEquals(1, envelope.argumentCount());
+    assertTrue(envelope.typeEquals(payload, 0, "string".getBytes(StandardCharsets.UTF_8)));
+    assertFalse(envelope.typeEquals(payload, 0, "int32".getBytes(StandardCharsets.UTF_8)));
+    assertEquals("abc", Values.read(STRING, envelope.valueInput(payload, 0), DecodeContext.withDefaults()));
+  }
+
+  @Test
+  void aRequestIdOfZeroMayBeLeftOut() throws Exception {
+    RPCXRequest request = RPCXRequest.newBuilder().setService("s").setMethod("m").build();
+    assertEquals(0, RequestEnvelope.parse(ByteBuffer.wrap(request.toByteArray()), 1024).requestId());
+  }
+
+  @Test
+  void tooMuchMetadataIsRefusedNamingTheRequest() {
+    RPCXRequest request =
+        RPCXRequest.newBuilder().setRequestId(5).putMetadata("token", "x".repeat(100)).build();
+    ProtocolException e =
+        assertThrows(
+            ProtocolException.class,
+            () -> RequestEnvelope.parse(ByteBuffer.wrap(request.toByteArray()), 64));
+    assertEquals(5, e.requestId());
+    assertEquals(StatusCode.RESOURCE_EXHAUSTED, e.status());
+    assertEquals("request metadata exceeds 64 bytes", e.getMessage());
+  }
+
+  @Test
+  void garbageIsNotARequest() {
+    byte[] garbage = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff};
+    ProtocolException e =
+        assertThrows(ProtocolException.class, () -> RequestEnvelope.parse(ByteBuffer.wrap(garbage), 1024));
+    assertEquals(ProtocolException.NO_REQUEST_ID, e.requestId());
+    assertEquals(StatusCode.BAD_REQUEST, e.status());
+  }
+
+  @Test
+  void aTruncatedRequestKeepsItsIdSoTheServerCanAnswerIt() throws Exception {
+    byte[] full = writeRequest(33, new Object[] {"hello", 1}, 0, Map.of());
+    byte[] truncated = java.util.Arrays.copyOf(full, full.length - 3);
+    ProtocolException e =
+        assertThrows(ProtocolException.class, () -> RequestEnvelope.parse(ByteBuffer.wrap(truncated), 1024));
+    assertEquals(33, e.requestId());
+  }
+
+  @Test
+  void valueAndErrorRepliesAreValidRpcxReplies() throws Exception {
+    SizeCache sizes = new SizeCache();
+    int size = ReplyCodec.valueSize(12, STRING, "result", sizes);
+    byte[] bytes = new byte[size];
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    ReplyCodec.writeValue(out, 12, STRING, "result", sizes);
+    out.checkNoSpaceLeft();
+    RPCXReply reply = RPCXReply.parseFrom(bytes);
+    assertEquals(12, reply.getRequestId());
+    assertEquals("result", StringValue.parseFrom(reply.getValue()).getValue());
+
+    byte[] error = new byte[ReplyCodec.errorSize(13, StatusCode.NOT_FOUND, "no such method", "")];
+    CodedOutputStream errorOut = CodedOutputStream.newInstance(error);
+    ReplyCodec.writeError(errorOut, 13, StatusCode.NOT_FOUND, "no such method", "");
+    errorOut.checkNoSpaceLeft();
+    RPCXReply parsed = RPCXReply.parseFrom(error);
+    assertEquals(io.rpcx.core.internal.protocol.proto.StatusCode.NOT_FOUND, parsed.getError().getCode());
+    assertEquals("no such method", parsed.getError().getMessage());
+  }
+
+  @Test
+  void generatedRepliesAreRead() throws Exception {
+    RPCXReply value =
+        RPCXReply.newBuilder().setRequestId(3).setValue(StringValue.of("v").toByteString()).build();
+    ByteBuffer payload = ByteBuffer.wrap(value.toByteArray());
+    ReplyEnvelope envelope = ReplyEnvelope.parse(payload);
+    assertFalse(envelope.isError());
+    assertEquals("v", Values.read(STRING, envelope.valueInput(payload), DecodeContext.withDefaults()));
+
+    RPCXReply voidReply = RPCXReply.newBuilder().setRequestId(4).build();
+    ReplyEnvelope empty = ReplyEnvelope.parse(ByteBuffer.wrap(voidReply.toByteArray()));
+    assertFalse(empty.isError());
+    assertNull(empty.valueInput(ByteBuffer.wrap(voidReply.toByteArray())));
+
+    RPCXReply failure =
+        RPCXReply.newBuilder()
+            .setRequestId(5)
+            .setError(
+                Error.newBuilder()
+                    .setCodeValue(StatusCode.REMOTE_FAILURE.number())
+                    .setMessage("boom")
+                    .setExceptionClass("java.lang.IllegalStateException"))
+            .build();
+    ReplyEnvelope error = ReplyEnvelope.parse(ByteBuffer.wrap(failure.toByteArray()));
+    assertTrue(error.isError());
+    assertEquals(StatusCode.REMOTE_FAILURE, error.errorCode());
+    assertEquals("boom", error.errorMessage());
+    assertEquals("java.lang.IllegalStateException", error.exceptionClass());
+  }
+
+  @Test
+  void anErrorCarryingStatusOkOrAnUnknownCodeIsInternal() throws Exception {
+    RPCXReply ok = RPCXReply.newBuilder().setRequestId(1).setError(Error.newBuilder()).build();
+    assertEquals(StatusCode.INTERNAL, ReplyEnvelope.parse(ByteBuffer.wrap(ok.toByteArray())).errorCode());
+    RPCXReply unknown =
+        RPCXReply.newBuilder().setRequestId(1).setError(Error.newBuilder().setCodeValue(999)).build();
+    assertEquals(StatusCode.INTERNAL, ReplyEnvelope.parse(ByteBuffer.wrap(unknown.toByteArray())).errorCode());
+  }
+
+  @Test
+  void theValueBytesAreReadInPlace() throws Exception {
+    byte[] big = new byte[100_000];
+    RPCXReply reply =
+        RPCXReply.newBuilder()
+            .setRequestId(1)
+            .setValue(com.google.protobuf.BytesValue.of(ByteString.copyFrom(big)).toByteString())
+            .build();
+    ByteBuffer direct = ByteBuffer.allocateDirect(reply.getSerializedSize());
+    direct.put(reply.toByteArray()).flip();
+    ReplyEnvelope envelope = ReplyEnvelope.parse(direct);
+    @SuppressWarnings("unchecked")
+    ValueCodec<Object> bytes = (ValueCodec<Object>) CodecRegistry.standard().codecFor(byte[].class);
+    assertEquals(big.length, ((byte[]) Values.read(bytes, envelope.valueInput(direct), DecodeContext.withDefaults())).length);
+  }
+
+  private static byte[] writeRequest(
+      int id, Object[] args, int timeoutMillis, Map<String, String> metadata) throws Exception {
+    byte[] names = RequestCodec.nameFields("orders", "loadOrder");
+    byte[][] types = {RequestCodec.typeField("string"), RequestCodec.typeField("int32")};
+    @SuppressWarnings("unchecked")
+    ValueCodec<Object>[] codecs = new ValueCodec[] {STRING, INT};
+    SizeCache sizes = new SizeCache();
+    int size = RequestCodec.size(id, names, types, codecs, args, timeoutMillis, metadata, sizes);
+    byte[] bytes = new byte[size];
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    RequestCodec.write(out, id, names, types, codecs, args, timeoutMillis, metadata, sizes);
+    out.checkNoSpaceLeft();
+    return bytes;
+  }
+}

@@ -1,0 +1,543 @@
+package io.rpcx.server;
+
+import io.rpcx.annotation.RPCXServer;
+import io.rpcx.core.internal.codec.CodecRegistry;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.model.ClassScanner;
+import io.rpcx.core.internal.model.ServiceModel;
+import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.server.internal.dispatch.CallTracker;
+import io.rpcx.server.internal.dispatch.RequestDispatcher;
+import io.rpcx.server.internal.dispatch.ServiceRegistry;
+import io.rpcx.server.internal.transport.ServerTransport;
+import java.lang.reflect.Constructor;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service center: publishes service implementations as remote services, and starts, stops and
+ * reports on them.
+ *
+ * <pre>{@code
+ * RpcxServer server = RpcxServer.builder()
+ *     .port(9000)
+ *     .service(new OrderServiceImpl())      // or .scan("com.example.services")
+ *     .build()
+ *     .start();
+ * ...
+ * server.stop();                            // lets calls in flight finish
+ * }</pre>
+ *
+ * <p>Each service is an object of a class annotated {@link RPCXServer}; its published methods are
+ * those of the service interfaces it implements. Services are checked when the server is built: a
+ * mistake (duplicate names, an unsupported parameter type) fails {@link Builder#build()} with a
+ * message naming the class and method.
+ *
+ * <p>Implementation code runs on the server's executor, never on a network thread, unless {@link
+ * Builder#directExecutor()} asks for it. It must be thread-safe: calls arrive concurrently.
+ *
+ * <p>Lifecycle: {@link #start()} once; {@link #stop()} stops accepting connections, tells connected
+ * clients to go away, lets calls in flight finish within the grace period, then closes everything.
+ * A stopped server cannot be restarted. Instances are thread-safe.
+ */
+public final class RpcxServer implements AutoCloseable {
+  private static final Logger logger = LoggerFactory.getLogger(RpcxServer.class);
+
+  /** Default largest frame accepted: 16 MiB. */
+  public static final int DEFAULT_MAX_FRAME_SIZE = 16 * 1024 * 1024;
+  /** Default grace period of {@link #stop()}: 10 seconds. */
+  public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(10);
+
+  private enum State {
+    NEW,
+    RUNNING,
+    STOPPING,
+    TERMINATED
+  }
+
+  private final Builder config;
+  private final ServiceRegistry registry;
+  private final CallTracker tracker = new CallTracker();
+  private final CountDownLatch terminated = new CountDownLatch(1);
+  private final Executor executor;
+  private final ExecutorService ownedExecutor;
+  private State state = State.NEW;
+  private ServerTransport transport;
+  private InetSocketAddress address;
+
+  private RpcxServer(Builder builder, ServiceRegistry registry) {
+    this.config = builder;
+    this.registry = registry;
+    if (builder.direct) {
+      this.executor = null;
+      this.ownedExecutor = null;
+    } else if (builder.executor != null) {
+      this.executor = builder.executor;
+      this.ownedExecutor = null;
+    } else {
+      this.ownedExecutor = newWorkerPool(builder.workerThreads, builder.maxQueuedCalls);
+      this.executor = ownedExecutor;
+    }
+  }
+
+  /** A builder of a server. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Binds the port and starts serving.
+   *
+   * @return this server
+   * @throws java.io.UncheckedIOException if the address cannot be bound
+   * @throws IllegalStateException if the server was already started
+   */
+  public synchronized RpcxServer start() {
+    if (state != State.NEW) {
+      throw new IllegalStateException("the server was already started (state: " + state + ")");
+    }
+    RequestDispatcher dispatcher =
+        new RequestDispatcher(
+            registry, executor, tracker, config.maxMetadataBytes, config.maxNestingDepth);
+    transport =
+        new ServerTransport(
+            config.nativeTransport,
+            config.ioThreads,
+            dispatcher,
+            config.maxFrameSize,
+            config.prefaceTimeout.toMillis());
+    try {
+      address = transport.bind(config.bindAddress, config.port);
+    } catch (RuntimeException e) {
+      state = State.TERMINATED;
+      shutdownExecutor(0);
+      terminated.countDown();
+      throw e;
+    }
+    state = State.RUNNING;
+    logger.info(
+        "RPCX server listening on {} ({}), services: {}",
+        address,
+        transport.transportName(),
+        String.join(", ", registry.serviceNames()));
+    return this;
+  }
+
+  /**
+   * The port the server listens on; the real one when it was built with port 0.
+   *
+   * @throws IllegalStateException if the server was never started
+   */
+  public synchronized int port() {
+    if (address == null) {
+      throw new IllegalStateException("the server has not been started");
+    }
+    return address.getPort();
+  }
+
+  /** The published service names, sorted. */
+  public List<String> services() {
+    return registry.serviceNames();
+  }
+
+  /** Whether the server is started and not stopping. */
+  public synchronized boolean isRunning() {
+    return state == State.RUNNING;
+  }
+
+  /** Calls accepted and not answered yet. */
+  public int callsInFlight() {
+    return tracker.inFlight();
+  }
+
+  /** Stops the server gracefully, waiting at most the builder's grace period (default 10 s). */
+  public void stop() {
+    stop(config.shutdownGracePeriod);
+  }
+
+  /**
+   * Stops the server: stops accepting connections, sends GOAWAY to connected clients (calls they send
+   * afterwards are refused as unavailable and not processed), lets calls in flight finish within
+   * {@code gracePeriod}, then closes the remaining connections. Returns when the server is
+   * terminated. Calling it again, or on a server never started, does nothing.
+   */
+  public void stop(Duration gracePeriod) {
+    Objects.requireNonNull(gracePeriod, "gracePeriod");
+    synchronized (this) {
+      if (state == State.NEW) {
+        state = State.TERMINATED;
+        shutdownExecutor(0);
+        terminated.countDown();
+        return;
+      }
+      if (state != State.RUNNING) {
+        awaitTerminationUninterruptibly();
+        return;
+      }
+      state = State.STOPPING;
+    }
+    long deadline = System.nanoTime() + gracePeriod.toNanos();
+    boolean interrupted = false;
+    try {
+      transport.stopAccepting();
+      transport.goAwayAll("the server is shutting down");
+      boolean idle = tracker.awaitIdle(deadline);
+      boolean closedByClients = transport.awaitConnectionsClosed(deadline);
+      if (!idle) {
+        logger.warn(
+            "Grace period of {} ms ended with {} calls still running; closing connections",
+            gracePeriod.toMillis(),
+            tracker.inFlight());
+      } else if (!closedByClients) {
+        logger.info("Closing {} connections that stayed open after shutdown was announced",
+            transport.connectionCount());
+      }
+    } catch (InterruptedException e) {
+      interrupted = true;
+    } finally {
+      transport.closeAll();
+      transport.shutdownEventLoops();
+      shutdownExecutor(Math.max(0, deadline - System.nanoTime()));
+      synchronized (this) {
+        state = State.TERMINATED;
+      }
+      terminated.countDown();
+      logger.info("RPCX server on {} stopped", address);
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Blocks until the server is terminated. */
+  public void awaitTermination() throws InterruptedException {
+    terminated.await();
+  }
+
+  /** Same as {@link #stop()}. */
+  @Override
+  public void close() {
+    stop();
+  }
+
+  private void awaitTerminationUninterruptibly() {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        terminated.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void shutdownExecutor(long timeoutNanos) {
+    if (ownedExecutor == null) {
+      return;
+    }
+    ownedExecutor.shutdown();
+    try {
+      if (!ownedExecutor.awaitTermination(timeoutNanos, TimeUnit.NANOSECONDS)) {
+        ownedExecutor.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      ownedExecutor.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static ExecutorService newWorkerPool(int threads, int queueCapacity) {
+    AtomicInteger count = new AtomicInteger();
+    ThreadFactory factory =
+        runnable -> {
+          Thread thread = new Thread(runnable, "rpcx-server-worker-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        };
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(queueCapacity),
+            factory,
+            new ThreadPoolExecutor.AbortPolicy());
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
+
+  /**
+   * Configures and builds an {@link RpcxServer}. Not thread-safe; {@link #build()} validates every
+   * service and copies the configuration, so a builder can be reused.
+   */
+  public static final class Builder {
+    private String bindAddress = "0.0.0.0";
+    private int port;
+    private final List<Object> services = new ArrayList<>();
+    private final List<String> serviceNames = new ArrayList<>();
+    private final List<String> scanPackages = new ArrayList<>();
+    private ClassLoader classLoader;
+    private Executor executor;
+    private boolean direct;
+    private int workerThreads = 200;
+    private int maxQueuedCalls = 10_000;
+    private int ioThreads = Runtime.getRuntime().availableProcessors();
+    private int maxFrameSize = DEFAULT_MAX_FRAME_SIZE;
+    private int maxMetadataBytes = 8 * 1024;
+    private int maxNestingDepth = DecodeContext.DEFAULT_MAX_DEPTH;
+    private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
+    private Duration prefaceTimeout = Duration.ofSeconds(10);
+    private boolean nativeTransport = true;
+
+    private Builder() {}
+
+    /** The local address to listen on; default {@code 0.0.0.0} (all interfaces). */
+    public Builder bindAddress(String bindAddress) {
+      this.bindAddress = Objects.requireNonNull(bindAddress, "bindAddress");
+      return this;
+    }
+
+    /** The port to listen on; 0 (the default) picks a free one, which {@link #port()} reports. */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port: " + port + " (expected: 0-65535)");
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** Publishes {@code implementation}, whose class is annotated {@link RPCXServer}. */
+    public Builder service(Object implementation) {
+      services.add(Objects.requireNonNull(implementation, "implementation"));
+      serviceNames.add(null);
+      return this;
+    }
+
+    /** Publishes {@code implementation} as {@code name}, whether or not its class is annotated. */
+    public Builder service(String name, Object implementation) {
+      services.add(Objects.requireNonNull(implementation, "implementation"));
+      serviceNames.add(Objects.requireNonNull(name, "name"));
+      return this;
+    }
+
+    /**
+     * Publishes every class annotated {@link RPCXServer} in these packages and their subpackages,
+     * created through its public no-argument constructor. Works on class directories and jars.
+     */
+    public Builder scan(String... packages) {
+      for (String name : packages) {
+        scanPackages.add(Objects.requireNonNull(name, "package"));
+      }
+      return this;
+    }
+
+    /** The class loader to scan; default the thread's context class loader. */
+    public Builder classLoader(ClassLoader classLoader) {
+      this.classLoader = classLoader;
+      return this;
+    }
+
+    /**
+     * Runs implementations on {@code executor}, which the caller owns and shuts down. By default
+     * the server runs them on its own pool of {@link #workerThreads(int)} threads.
+     */
+    public Builder executor(Executor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      this.direct = false;
+      return this;
+    }
+
+    /**
+     * Runs implementations directly on the network threads. Fastest for implementations that
+     * never block and finish in microseconds; one blocking call stalls every connection of its
+     * thread.
+     */
+    public Builder directExecutor() {
+      this.direct = true;
+      this.executor = null;
+      return this;
+    }
+
+    /** Threads of the default executor; default 200. */
+    public Builder workerThreads(int workerThreads) {
+      if (workerThreads < 1) {
+        throw new IllegalArgumentException("workerThreads: " + workerThreads + " (expected: >= 1)");
+      }
+      this.workerThreads = workerThreads;
+      return this;
+    }
+
+    /**
+     * Calls the default executor queues when all its threads are busy; beyond that, calls are
+     * rejected with RESOURCE_EXHAUSTED. Default 10,000.
+     */
+    public Builder maxQueuedCalls(int maxQueuedCalls) {
+      if (maxQueuedCalls < 1) {
+        throw new IllegalArgumentException(
+            "maxQueuedCalls: " + maxQueuedCalls + " (expected: >= 1)");
+      }
+      this.maxQueuedCalls = maxQueuedCalls;
+      return this;
+    }
+
+    /** Network threads; default the number of processors. */
+    public Builder ioThreads(int ioThreads) {
+      if (ioThreads < 1) {
+        throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
+      }
+      this.ioThreads = ioThreads;
+      return this;
+    }
+
+    /**
+     * Largest frame accepted or sent, in bytes; default 16 MiB. A client sending a larger frame is
+     * disconnected; a larger result is answered with RESOURCE_EXHAUSTED.
+     */
+    public Builder maxFrameSize(int maxFrameSize) {
+      if (maxFrameSize < 1024) {
+        throw new IllegalArgumentException(
+            "maxFrameSize: " + maxFrameSize + " (expected: >= 1024)");
+      }
+      this.maxFrameSize = maxFrameSize;
+      return this;
+    }
+
+    /** Largest total size of a request's metadata, in bytes; default 8 KiB. */
+    public Builder maxMetadataBytes(int maxMetadataBytes) {
+      if (maxMetadataBytes < 0) {
+        throw new IllegalArgumentException(
+            "maxMetadataBytes: " + maxMetadataBytes + " (expected: >= 0)");
+      }
+      this.maxMetadataBytes = maxMetadataBytes;
+      return this;
+    }
+
+    /** Deepest nesting of messages inside one argument; default 64. */
+    public Builder maxNestingDepth(int maxNestingDepth) {
+      if (maxNestingDepth < 1) {
+        throw new IllegalArgumentException(
+            "maxNestingDepth: " + maxNestingDepth + " (expected: >= 1)");
+      }
+      this.maxNestingDepth = maxNestingDepth;
+      return this;
+    }
+
+    /** How long {@link RpcxServer#stop()} lets calls in flight finish; default 10 s. */
+    public Builder shutdownGracePeriod(Duration shutdownGracePeriod) {
+      this.shutdownGracePeriod = nonNegative(shutdownGracePeriod, "shutdownGracePeriod");
+      return this;
+    }
+
+    /** How long a new connection may take to send its preface; default 10 s. */
+    public Builder prefaceTimeout(Duration prefaceTimeout) {
+      this.prefaceTimeout = nonNegative(prefaceTimeout, "prefaceTimeout");
+      return this;
+    }
+
+    /** Whether to use native epoll when available (default); {@code false} forces NIO. */
+    public Builder nativeTransport(boolean nativeTransport) {
+      this.nativeTransport = nativeTransport;
+      return this;
+    }
+
+    /**
+     * Validates every service and builds the server (not started).
+     *
+     * @throws IllegalArgumentException naming the class and method of the first mistake found
+     */
+    public RpcxServer build() {
+      CodecRegistry codecs = CodecRegistry.standard();
+      List<ServiceModel> models = new ArrayList<>();
+      List<Object> implementations = new ArrayList<>();
+      for (int i = 0; i < services.size(); i++) {
+        Object implementation = services.get(i);
+        String name = serviceNames.get(i);
+        models.add(
+            name == null
+                ? ServiceModels.forServer(implementation.getClass(), codecs)
+                : ServiceModels.forServer(name, implementation.getClass(), codecs));
+        implementations.add(implementation);
+      }
+      ClassLoader loader =
+          classLoader != null ? classLoader : Thread.currentThread().getContextClassLoader();
+      for (String scanPackage : scanPackages) {
+        List<Class<?>> found = ClassScanner.scan(scanPackage, RPCXServer.class, loader);
+        if (found.isEmpty()) {
+          logger.warn("Scanning {} found no class annotated @RPCXServer", scanPackage);
+        }
+        for (Class<?> type : found) {
+          models.add(ServiceModels.forServer(type, codecs));
+          implementations.add(instantiate(type, scanPackage));
+        }
+      }
+      if (models.isEmpty()) {
+        throw new IllegalArgumentException(
+            "no service to publish: call service(...) or scan(...) on the builder");
+      }
+      ServiceRegistry registry = ServiceRegistry.of(models, implementations);
+      Builder copy = copy();
+      return new RpcxServer(copy, registry);
+    }
+
+    private static Object instantiate(Class<?> type, String scanPackage) {
+      try {
+        Constructor<?> constructor = type.getConstructor();
+        return constructor.newInstance();
+      } catch (NoSuchMethodException e) {
+        throw new IllegalArgumentException(
+            "cannot create " + type.getName() + " found by scanning " + scanPackage
+                + ": it needs a public no-argument constructor, or register an instance with"
+                + " service(...)");
+      } catch (ReflectiveOperationException e) {
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        throw new IllegalArgumentException(
+            "cannot create " + type.getName() + " found by scanning " + scanPackage + ": " + cause,
+            cause);
+      }
+    }
+
+    private Builder copy() {
+      Builder copy = new Builder();
+      copy.bindAddress = bindAddress;
+      copy.port = port;
+      copy.executor = executor;
+      copy.direct = direct;
+      copy.workerThreads = workerThreads;
+      copy.maxQueuedCalls = maxQueuedCalls;
+      copy.ioThreads = ioThreads;
+      copy.maxFrameSize = maxFrameSize;
+      copy.maxMetadataBytes = maxMetadataBytes;
+      copy.maxNestingDepth = maxNestingDepth;
+      copy.shutdownGracePeriod = shutdownGracePeriod;
+      copy.prefaceTimeout = prefaceTimeout;
+      copy.nativeTransport = nativeTransport;
+      return copy;
+    }
+
+    private static Duration nonNegative(Duration duration, String name) {
+      Objects.requireNonNull(duration, name);
+      if (duration.isNegative()) {
+        throw new IllegalArgumentException(name + ": " + duration + " (expected: >= 0)");
+      }
+      return duration;
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package io.rpcx.server.internal.dispatch;
+
+import io.rpcx.core.StatusCode;
+import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.codec.PeerSchemas;
+import io.rpcx.core.internal.model.MethodModel;
+
+/**
+ * The dispatcher's view of one client connection: where replies go. Implemented by the transport;
+ * every method may be called from any thread.
+ */
+public interface ServerConnection {
+
+  /**
+   * Encodes and sends a successful reply to a call of {@code method}, preceded on this connection
+   * by the SCHEMA of its result types the first time.
+   *
+   * @throws CodecException if the value cannot be encoded; nothing was sent
+   */
+  void sendValue(int requestId, MethodModel method, Object value) throws CodecException;
+
+  /** Sends an error reply. {@code exceptionClass} is empty unless the status is a remote failure. */
+  void sendError(int requestId, StatusCode code, String message, String exceptionClass);
+
+  /** The POJO schemas the client announced on this connection, to decode arguments with. */
+  PeerSchemas peerSchemas();
+
+  /** Whether the server announced shutdown on this connection and refuses new calls. */
+  boolean isDraining();
+
+  /** The peer's address, for logs and messages. */
+  String remoteAddress();
+
+  /** Logs the problem once, tells the peer with a GOAWAY frame, and closes the connection. */
+  void closeForProtocolError(StatusCode code, String problem);
+}

@@ -1,0 +1,38 @@
+package io.rpcx.server.internal.dispatch;
+
+import io.rpcx.core.internal.model.MethodModel;
+import io.rpcx.core.internal.model.ServiceModels;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+
+/** A published method bound to the object that implements it. Immutable and thread-safe. */
+public final class ServerMethod {
+  private final MethodModel model;
+  private final Object target;
+  private final Method method;
+
+  ServerMethod(MethodModel model, Object target) {
+    this.model = model;
+    this.target = target;
+    this.method = model.javaMethod();
+    try {
+      method.setAccessible(true);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(
+          "cannot call " + ServiceModels.describe(method) + ": " + e.getMessage(), e);
+    }
+  }
+
+  public MethodModel model() {
+    return model;
+  }
+
+  /** Calls the implementation; exceptions it throws come out unwrapped. */
+  Object invoke(Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+}

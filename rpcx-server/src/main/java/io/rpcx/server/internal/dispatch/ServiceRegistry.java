@@ -1,0 +1,54 @@
+package io.rpcx.server.internal.dispatch;
+
+import io.rpcx.core.internal.model.MethodModel;
+import io.rpcx.core.internal.model.ServiceModel;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The published services of a server and their methods, by published name. Built once before the
+ * server starts; immutable and thread-safe afterwards.
+ */
+public final class ServiceRegistry {
+  private final Map<String, Map<String, ServerMethod>> services;
+
+  private ServiceRegistry(Map<String, Map<String, ServerMethod>> services) {
+    this.services = services;
+  }
+
+  /** Builds a registry from service models and their implementations, in registration order. */
+  public static ServiceRegistry of(List<ServiceModel> models, List<Object> implementations) {
+    Map<String, Map<String, ServerMethod>> services = new HashMap<>();
+    Map<String, ServiceModel> byName = new HashMap<>();
+    for (int i = 0; i < models.size(); i++) {
+      ServiceModel model = models.get(i);
+      ServiceModel previous = byName.putIfAbsent(model.name(), model);
+      if (previous != null) {
+        throw new IllegalArgumentException(
+            "service name '" + model.name() + "' is published twice: by "
+                + previous.type().getName() + " and by " + model.type().getName());
+      }
+      Map<String, ServerMethod> methods = new HashMap<>();
+      for (MethodModel method : model.methods()) {
+        methods.put(method.name(), new ServerMethod(method, implementations.get(i)));
+      }
+      services.put(model.name(), Map.copyOf(methods));
+    }
+    return new ServiceRegistry(Map.copyOf(services));
+  }
+
+  /** The methods of {@code service}, or {@code null} if there is no such service. */
+  Map<String, ServerMethod> service(String service) {
+    return services.get(service);
+  }
+
+  /** The published service names, sorted. */
+  public List<String> serviceNames() {
+    List<String> names = new ArrayList<>(services.keySet());
+    Collections.sort(names);
+    return Collections.unmodifiableList(names);
+  }
+}

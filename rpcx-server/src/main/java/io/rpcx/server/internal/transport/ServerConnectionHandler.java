@@ -1,0 +1,248 @@
+package io.rpcx.server.internal.transport;
+
+import com.google.protobuf.CodedOutputStream;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.rpcx.core.StatusCode;
+import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.codec.PeerSchemas;
+import io.rpcx.core.internal.codec.SizeCache;
+import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.protocol.FrameType;
+import io.rpcx.core.internal.protocol.ProtocolException;
+import io.rpcx.core.internal.protocol.ReplyCodec;
+import io.rpcx.core.internal.protocol.SchemaFrames;
+import io.rpcx.core.internal.model.MethodModel;
+import io.rpcx.core.internal.transport.QueuedWrite;
+import io.rpcx.core.internal.transport.ControlFrames;
+import io.rpcx.core.internal.transport.FrameTooLargeException;
+import io.rpcx.core.internal.transport.FrameWrite;
+import io.rpcx.core.internal.transport.Frames;
+import io.rpcx.core.internal.transport.NettyPayload;
+import io.rpcx.core.internal.transport.WriteQueue;
+import io.rpcx.server.internal.dispatch.RequestDispatcher;
+import io.rpcx.server.internal.dispatch.ServerConnection;
+import java.io.IOException;
+import java.util.BitSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server end of one connection: takes frames from the {@code FrameDecoder}, hands requests to
+ * the dispatcher, answers pings, and writes replies through a batching {@link WriteQueue}. A peer
+ * that breaks the protocol is told why (GOAWAY), logged once, and disconnected; other connections
+ * are not affected.
+ */
+final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
+    implements ServerConnection {
+  private static final Logger logger = LoggerFactory.getLogger(ServerConnectionHandler.class);
+
+  private final ServerTransport transport;
+  private final RequestDispatcher dispatcher;
+  private final int maxFrameSize;
+  private Channel channel;
+  private WriteQueue writes;
+  private String remoteAddress = "?";
+  private volatile boolean draining;
+  private boolean closing;
+  /** Methods whose result schemas were sent on this connection (event loop only). */
+  private final BitSet schemasSent = new BitSet();
+  private final PeerSchemas peerSchemas = new PeerSchemas();
+
+  ServerConnectionHandler(ServerTransport transport, RequestDispatcher dispatcher, int maxFrameSize) {
+    this.transport = transport;
+    this.dispatcher = dispatcher;
+    this.maxFrameSize = maxFrameSize;
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    channel = ctx.channel();
+    writes = new WriteQueue(channel, true);
+    remoteAddress = String.valueOf(channel.remoteAddress());
+    transport.connectionOpened(this);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    transport.connectionClosed(this);
+    super.channelInactive(ctx);
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    ByteBuf frame = (ByteBuf) msg;
+    if (closing) {
+      frame.release();
+      return;
+    }
+    byte type = frame.readByte();
+    frame.skipBytes(1); // flags: reserved
+    switch (type) {
+      case FrameType.REQUEST:
+        dispatcher.onRequest(this, new NettyPayload(frame));
+        break;
+      case FrameType.PING:
+        if (frame.readableBytes() != FrameType.PING_PAYLOAD_SIZE) {
+          frame.release();
+          closeForProtocolError(StatusCode.BAD_REQUEST, "PING frame without an 8-byte payload");
+          return;
+        }
+        long data = frame.readLong();
+        frame.release();
+        writes.enqueue(new FrameWrite(ControlFrames.ping(channel.alloc(), true, data)));
+        break;
+      case FrameType.SCHEMA:
+        try {
+          SchemaFrames.read(frame.nioBuffer(), peerSchemas);
+        } catch (ProtocolException e) {
+          closeForProtocolError(StatusCode.BAD_REQUEST, e.getMessage());
+        } finally {
+          frame.release();
+        }
+        break;
+      case FrameType.PONG:
+      case FrameType.GOAWAY:
+        frame.release();
+        break;
+      default:
+        frame.release();
+        closeForProtocolError(
+            StatusCode.BAD_REQUEST, "unexpected frame " + FrameType.name(type) + " from a client");
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (cause instanceof FrameTooLargeException) {
+      FrameTooLargeException tooLarge = (FrameTooLargeException) cause;
+      closeForProtocolError(
+          StatusCode.RESOURCE_EXHAUSTED,
+          "frame of " + tooLarge.declaredLength() + " bytes exceeds the limit of "
+              + tooLarge.limit() + " bytes");
+    } else if (cause instanceof DecoderException) {
+      closeForProtocolError(StatusCode.BAD_REQUEST, String.valueOf(cause.getMessage()));
+    } else if (cause instanceof IOException) {
+      logger.debug("Connection from {} failed: {}", remoteAddress, cause.toString());
+      ctx.close();
+    } else {
+      logger.warn("Closing connection from {} after an unexpected error", remoteAddress, cause);
+      ctx.close();
+    }
+  }
+
+  @Override
+  public void sendValue(int requestId, MethodModel method, Object value) throws CodecException {
+    ValueCodec<Object> codec = method.resultCodec();
+    SizeCache sizes = new SizeCache();
+    int size = ReplyCodec.valueSize(requestId, codec, value, sizes);
+    if (size > maxFrameSize - FrameType.TYPE_AND_FLAGS_SIZE) {
+      sendError(
+          requestId,
+          StatusCode.RESOURCE_EXHAUSTED,
+          "the reply of " + size + " bytes exceeds the frame limit of " + maxFrameSize + " bytes",
+          "");
+      return;
+    }
+    ByteBuf frame = Frames.allocate(channel.alloc(), FrameType.REPLY, size);
+    try {
+      CodedOutputStream out = Frames.payloadOutput(frame, size);
+      ReplyCodec.writeValue(out, requestId, codec, value, sizes);
+      Frames.finishPayload(frame, out, size);
+    } catch (IOException | RuntimeException e) {
+      frame.release();
+      throw e instanceof CodecException
+          ? (CodecException) e
+          : new CodecException(String.valueOf(e.getMessage()), e);
+    }
+    writes.enqueue(
+        method.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, method));
+  }
+
+  /** A reply whose result types need their SCHEMA sent first on this connection. */
+  private final class ReplyWrite implements QueuedWrite {
+    private final ByteBuf frame;
+    private final MethodModel method;
+
+    ReplyWrite(ByteBuf frame, MethodModel method) {
+      this.frame = frame;
+      this.method = method;
+    }
+
+    @Override
+    public void writeTo(Channel channel) {
+      if (!schemasSent.get(method.id())) {
+        schemasSent.set(method.id());
+        channel.write(
+            ControlFrames.schema(channel.alloc(), method.resultSchemas()), channel.voidPromise());
+      }
+      channel.write(frame, channel.voidPromise());
+    }
+
+    @Override
+    public void abort(Throwable cause) {
+      frame.release();
+    }
+  }
+
+  @Override
+  public PeerSchemas peerSchemas() {
+    return peerSchemas;
+  }
+
+  @Override
+  public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
+    int size = ReplyCodec.errorSize(requestId, code, message, exceptionClass);
+    ByteBuf frame = Frames.allocate(channel.alloc(), FrameType.REPLY, size);
+    try {
+      CodedOutputStream out = Frames.payloadOutput(frame, size);
+      ReplyCodec.writeError(out, requestId, code, message, exceptionClass);
+      Frames.finishPayload(frame, out, size);
+    } catch (IOException e) {
+      frame.release();
+      throw new IllegalStateException("cannot encode an error reply", e);
+    }
+    writes.enqueue(new FrameWrite(frame));
+  }
+
+  @Override
+  public boolean isDraining() {
+    return draining;
+  }
+
+  @Override
+  public String remoteAddress() {
+    return remoteAddress;
+  }
+
+  @Override
+  public void closeForProtocolError(StatusCode code, String problem) {
+    channel.eventLoop().execute(() -> {
+      if (closing) {
+        return;
+      }
+      closing = true;
+      logger.warn("Closing connection from {}: {}", remoteAddress, problem);
+      channel.writeAndFlush(ControlFrames.goAway(channel.alloc(), code, problem))
+          .addListener(ChannelFutureListener.CLOSE);
+    });
+  }
+
+  /** Announces shutdown: sends GOAWAY and refuses new calls from now on. */
+  void goAway(String message) {
+    draining = true;
+    channel.eventLoop().execute(() -> {
+      if (channel.isActive() && !closing) {
+        channel.writeAndFlush(ControlFrames.goAway(channel.alloc(), StatusCode.OK, message));
+      }
+    });
+  }
+
+  Channel channel() {
+    return channel;
+  }
+}
