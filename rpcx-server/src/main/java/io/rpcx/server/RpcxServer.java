@@ -163,6 +163,11 @@ public final class RpcxServer implements AutoCloseable {
     return tracker.inFlight();
   }
 
+  /** Client connections currently open. */
+  public synchronized int connectionCount() {
+    return transport == null ? 0 : transport.connectionCount();
+  }
+
   /** Stops the server gracefully, waiting at most the builder's grace period (default 10 s). */
   public void stop() {
     stop(config.shutdownGracePeriod);

@@ -356,7 +356,11 @@ final class ClientConnection implements CallOwner {
       root = root.getCause();
     }
     String message = root.getMessage();
-    return message == null ? root.getClass().getSimpleName() : message;
+    if (message == null) {
+      return root.getClass().getSimpleName();
+    }
+    // Native transports prefix the system call: "finishConnect(..) failed with error(-111): ".
+    return message.replaceFirst("^\\w+\\(\\.\\.\\) failed with error\\(-?\\d+\\): ", "");
   }
 
   @Override

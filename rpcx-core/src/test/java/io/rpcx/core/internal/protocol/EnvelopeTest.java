@@ -200,6 +200,36 @@ class EnvelopeTest {
     assertEquals(big.length, ((byte[]) Values.read(bytes, envelope.valueInput(direct), DecodeContext.withDefaults())).length);
   }
 
+  /** The byte-by-byte example of docs/PROTOCOL.md, section 3. */
+  @Test
+  void theDocumentedExampleRequestIsExactlyWhatIsWritten() throws Exception {
+    byte[] names = RequestCodec.nameFields("echo", "echo");
+    byte[][] types = {RequestCodec.typeField("string")};
+    @SuppressWarnings("unchecked")
+    ValueCodec<Object>[] codecs = new ValueCodec[] {STRING};
+    SizeCache sizes = new SizeCache();
+    int size = RequestCodec.size(1, names, types, codecs, new Object[] {"hi"}, 5000, Map.of(), sizes);
+    byte[] bytes = new byte[size];
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    RequestCodec.write(out, 1, names, types, codecs, new Object[] {"hi"}, 5000, Map.of(), sizes);
+    assertEquals(
+        "08 01 12 04 65 63 68 6f 1a 04 65 63 68 6f 22 0e 0a 06 73 74 72 69 6e 67 12 04 0a 02 68"
+            + " 69 28 88 27",
+        hex(bytes));
+    SizeCache replySizes = new SizeCache();
+    byte[] reply = new byte[ReplyCodec.valueSize(1, STRING, "hi", replySizes)];
+    ReplyCodec.writeValue(CodedOutputStream.newInstance(reply), 1, STRING, "hi", replySizes);
+    assertEquals("08 01 12 04 0a 02 68 69", hex(reply));
+  }
+
+  private static String hex(byte[] bytes) {
+    StringBuilder text = new StringBuilder();
+    for (byte b : bytes) {
+      text.append(text.length() == 0 ? "" : " ").append(String.format("%02x", b & 0xff));
+    }
+    return text.toString();
+  }
+
   private static byte[] writeRequest(
       int id, Object[] args, int timeoutMillis, Map<String, String> metadata) throws Exception {
     byte[] names = RequestCodec.nameFields("orders", "loadOrder");

@@ -1,0 +1,128 @@
+package io.rpcx.examples.client;
+
+import io.rpcx.client.RpcxClient;
+import io.rpcx.examples.api.EchoService;
+import io.rpcx.examples.api.Info;
+import io.rpcx.examples.api.InfoService;
+import io.rpcx.examples.api.Message;
+import io.rpcx.examples.api.MessageService;
+import io.rpcx.examples.api.OrderInfo;
+import io.rpcx.examples.api.OrderNotFoundException;
+import io.rpcx.examples.api.OrderService;
+import io.rpcx.examples.api.Samples;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Calls every example method once and prints each call with its result: {@code java -jar
+ * rpcx-example-client.jar [--host H] [--port N]}. Exits 0 if every call returned what it should, 1
+ * otherwise.
+ */
+public final class ExampleClient {
+  private int failures;
+
+  /** A client run that has made no call yet. */
+  public ExampleClient() {}
+
+  public static void main(String[] args) {
+    String host = "127.0.0.1";
+    int port = 9000;
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--host") && i + 1 < args.length) {
+        host = args[++i];
+      } else if (args[i].equals("--port") && i + 1 < args.length) {
+        port = Integer.parseInt(args[++i]);
+      } else {
+        System.err.println("usage: java -jar rpcx-example-client.jar [--host H] [--port N]");
+        System.exit(2);
+      }
+    }
+    int failures;
+    try (RpcxClient client =
+        RpcxClient.builder().target(host, port).scan("io.rpcx.examples.api").build()) {
+      failures = new ExampleClient().run(client);
+    }
+    System.out.println(failures == 0 ? "All calls succeeded." : failures + " call(s) failed.");
+    System.exit(failures == 0 ? 0 : 1);
+  }
+
+  /** Makes every call; returns the number that failed. */
+  public int run(RpcxClient client) {
+    EchoService echo = client.create(EchoService.class);
+    OrderService orders = client.create(OrderService.class);
+    MessageService messages = client.create(MessageService.class);
+    InfoService infos = client.create(InfoService.class);
+
+    check("echo.echo(\"hello, RPCX\")", () -> echo.echo("hello, RPCX"), "hello, RPCX"::equals);
+    check("echo.echoAsync(\"later\")", () -> echo.echoAsync("later").get(10, TimeUnit.SECONDS),
+        "later"::equals);
+
+    OrderInfo order = Samples.order(1);
+    check("orders.sendStr(\"ping\")", () -> orders.sendStr("ping"), "ping"::equals);
+    for (int size : new int[] {1024, 100 * 1024, 1024 * 1024}) {
+      String text = Samples.text(size);
+      check("orders.sendStr(<" + size + " chars>)", () -> orders.sendStr(text).length(),
+          length -> length == size);
+    }
+    check("orders.loadOrder(" + order.getBillNumber() + ")", () -> orders.loadOrder(order),
+        order::equals);
+    List<OrderInfo> hundred = Samples.orders(100);
+    check("orders.loadOrders(<100 orders>)", () -> orders.loadOrders(hundred).size(),
+        size -> size == 100);
+    check("orders.find(42)", () -> orders.find(42), found -> found.getOrderId() == 1_000_000_042L);
+    check("orders.find(-1) throws OrderNotFoundException", () -> {
+      try {
+        orders.find(-1);
+        return "no exception";
+      } catch (OrderNotFoundException e) {
+        return e.getMessage();
+      }
+    }, "no order -1"::equals);
+
+    Message created = check("messages.create(\"first\")", () -> messages.create("first"),
+        message -> message.text().equals("first") && message.id() > 0);
+    long id = created == null ? -1 : created.id();
+    check("messages.update(" + id + ", \"edited\")", () -> messages.update(id, "edited"),
+        Boolean.TRUE::equals);
+    check("messages.findById(" + id + ")", () -> messages.findById(id),
+        found -> found.map(Message::text).equals(Optional.of("edited")));
+    check("messages.remove(" + id + ")", () -> messages.remove(id), Boolean.TRUE::equals);
+    check("messages.findById(" + id + ") after remove", () -> messages.findById(id),
+        Optional::isEmpty);
+
+    check("infos.request(7, false)", () -> infos.request(7, false),
+        info -> info.getId() == 7 && info.getPhoto() == null);
+    check("infos.request(7, true)", () -> infos.request(7, true).getPhoto().length,
+        length -> length == 1024 * 1024);
+    return failures;
+  }
+
+  private <T> T check(String call, Callable<T> action, java.util.function.Predicate<T> expected) {
+    try {
+      long start = System.nanoTime();
+      T result = action.call();
+      long micros = (System.nanoTime() - start) / 1000;
+      boolean ok = expected.test(result);
+      System.out.printf("%s %s -> %s (%d us)%n", ok ? "OK  " : "FAIL", call, describe(result), micros);
+      if (!ok) {
+        failures++;
+      }
+      return result;
+    } catch (Exception e) {
+      System.out.printf("FAIL %s -> %s%n", call, e);
+      failures++;
+      return null;
+    }
+  }
+
+  private static String describe(Object result) {
+    if (result instanceof Info) {
+      return result.toString();
+    }
+    String text = Objects.toString(result);
+    return text.length() > 120 ? text.substring(0, 120) + "..." : text;
+  }
+}
