@@ -5,6 +5,7 @@ import io.rpcx.client.internal.call.CallChannel;
 import io.rpcx.client.internal.call.ClientMethod;
 import io.rpcx.client.internal.proxy.ServiceProxy;
 import io.rpcx.client.internal.transport.ClientTransport;
+import io.rpcx.core.TlsConfig;
 import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.model.ClassScanner;
@@ -78,13 +79,19 @@ public final class RpcxClient implements AutoCloseable {
     for (Class<?> type : models.keySet()) {
       target(type, models.get(type));
     }
-    this.transport =
-        new ClientTransport(
-            config.nativeTransport,
-            config.ioThreads,
-            (int) Math.min(Integer.MAX_VALUE, config.connectTimeout.toMillis()),
-            config.maxFrameSize,
-            config.maxConcurrentCallsPerConnection);
+    ClientTransport.Options transportOptions = new ClientTransport.Options();
+    transportOptions.allowNative = config.nativeTransport;
+    transportOptions.ioThreads = config.ioThreads;
+    transportOptions.connectTimeoutMillis =
+        (int) Math.min(Integer.MAX_VALUE, config.connectTimeout.toMillis());
+    transportOptions.maxFrameSize = config.maxFrameSize;
+    transportOptions.maxConcurrentCalls = config.maxConcurrentCallsPerConnection;
+    transportOptions.keepAliveIntervalMillis = config.keepAliveInterval.toMillis();
+    transportOptions.keepAliveTimeoutMillis = config.keepAliveTimeout.toMillis();
+    transportOptions.initialBackoffMillis = config.initialBackoff.toMillis();
+    transportOptions.maxBackoffMillis = config.maxBackoff.toMillis();
+    transportOptions.tls = config.tls;
+    this.transport = new ClientTransport(transportOptions);
     if (config.callbackExecutor != null) {
       this.callbacks = config.callbackExecutor;
       this.ownedCallbacks = null;
@@ -126,7 +133,8 @@ public final class RpcxClient implements AutoCloseable {
       long timeout = method.timeoutMillis() > 0 ? method.timeoutMillis() : config.defaultTimeoutMillis;
       methods.put(
           entry.getKey(),
-          new ClientMethod(method, channel, timeout, callbacks, config.maxNestingDepth));
+          new ClientMethod(
+              method, channel, timeout, callbacks, config.maxNestingDepth, config.metadata));
     }
     String description =
         "RPCX client of service '" + model.name() + "' (" + type.getName() + ") at "
@@ -156,6 +164,11 @@ public final class RpcxClient implements AutoCloseable {
               + " (expected: 1-65535)");
     }
     return new String[] {annotation.address().strip(), String.valueOf(annotation.port())};
+  }
+
+  /** Calls sent and not yet answered, over all connections (a gauge for monitoring and tests). */
+  public int callsInFlight() {
+    return transport.callsInFlight();
   }
 
   /**
@@ -209,8 +222,76 @@ public final class RpcxClient implements AutoCloseable {
     private int maxNestingDepth = DecodeContext.DEFAULT_MAX_DEPTH;
     private Executor callbackExecutor;
     private boolean nativeTransport = true;
+    private Duration keepAliveInterval = Duration.ofSeconds(30);
+    private Duration keepAliveTimeout = Duration.ofSeconds(10);
+    private Duration initialBackoff = Duration.ofSeconds(1);
+    private Duration maxBackoff = Duration.ofSeconds(120);
+    private TlsConfig tls;
+    private final Map<String, String> metadata = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /**
+     * Pings a connection on which nothing arrived for {@code interval}, and closes it if nothing
+     * arrives within {@code timeout} after the ping: a paused or unreachable server is detected
+     * and its calls fail as unavailable. Default 30 s and 10 s.
+     */
+    public Builder keepAlive(Duration interval, Duration timeout) {
+      this.keepAliveInterval = positive(interval, "interval");
+      this.keepAliveTimeout = positive(timeout, "timeout");
+      return this;
+    }
+
+    /**
+     * Backoff between failed connection attempts to one server: {@code initial}, then 1.6 times
+     * longer each time up to {@code max}, each randomized by ±20%. Calls made while waiting fail
+     * at once as unavailable (safe to retry). Default 1 s up to 120 s.
+     */
+    public Builder reconnectBackoff(Duration initial, Duration max) {
+      this.initialBackoff = positive(initial, "initial");
+      this.maxBackoff = positive(max, "max");
+      if (max.compareTo(initial) < 0) {
+        throw new IllegalArgumentException("max: " + max + " (expected: >= initial " + initial + ")");
+      }
+      return this;
+    }
+
+    /** Connects with TLS ({@link TlsConfig#client()}). */
+    public Builder tls(TlsConfig tls) {
+      Objects.requireNonNull(tls, "tls");
+      if (tls.isServer()) {
+        throw new IllegalArgumentException("tls: a server configuration (expected: TlsConfig.client())");
+      }
+      this.tls = tls;
+      return this;
+    }
+
+    /**
+     * Sends {@code value} as metadata {@code key} with every call; keys are lower-case ASCII. Use
+     * {@link #bearerToken(String)} for credentials.
+     */
+    public Builder metadata(String key, String value) {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(value, "value");
+      if (key.isEmpty() || !key.equals(key.toLowerCase(java.util.Locale.ROOT))) {
+        throw new IllegalArgumentException("metadata key: '" + key + "' (expected: lower-case, not empty)");
+      }
+      metadata.put(key, value);
+      return this;
+    }
+
+    /** Sends {@code token} as {@code authorization: Bearer <token>} with every call. */
+    public Builder bearerToken(String token) {
+      return metadata("authorization", "Bearer " + Objects.requireNonNull(token, "token"));
+    }
+
+    private static Duration positive(Duration duration, String name) {
+      Objects.requireNonNull(duration, name);
+      if (duration.isNegative() || duration.isZero()) {
+        throw new IllegalArgumentException(name + ": " + duration + " (expected: > 0)");
+      }
+      return duration;
+    }
 
     /** Sends the calls of every interface to {@code host:port}, whatever its annotation says. */
     public Builder target(String host, int port) {
@@ -348,6 +429,12 @@ public final class RpcxClient implements AutoCloseable {
       copy.maxNestingDepth = maxNestingDepth;
       copy.callbackExecutor = callbackExecutor;
       copy.nativeTransport = nativeTransport;
+      copy.keepAliveInterval = keepAliveInterval;
+      copy.keepAliveTimeout = keepAliveTimeout;
+      copy.initialBackoff = initialBackoff;
+      copy.maxBackoff = maxBackoff;
+      copy.tls = tls;
+      copy.metadata.putAll(metadata);
       return new RpcxClient(copy);
     }
 

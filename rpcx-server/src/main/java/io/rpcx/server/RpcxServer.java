@@ -1,6 +1,7 @@
 package io.rpcx.server;
 
 import io.rpcx.annotation.RPCXServer;
+import io.rpcx.core.TlsConfig;
 import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.model.ClassScanner;
@@ -111,14 +112,29 @@ public final class RpcxServer implements AutoCloseable {
     }
     RequestDispatcher dispatcher =
         new RequestDispatcher(
-            registry, executor, tracker, config.maxMetadataBytes, config.maxNestingDepth);
-    transport =
-        new ServerTransport(
-            config.nativeTransport,
-            config.ioThreads,
-            dispatcher,
-            config.maxFrameSize,
-            config.prefaceTimeout.toMillis());
+            registry,
+            executor,
+            tracker,
+            config.maxMetadataBytes,
+            config.maxNestingDepth,
+            config.interceptors);
+    ServerTransport.Options options = new ServerTransport.Options();
+    options.allowNative = config.nativeTransport;
+    options.ioThreads = config.ioThreads;
+    options.maxFrameSize = config.maxFrameSize;
+    options.prefaceTimeoutMillis = config.prefaceTimeout.toMillis();
+    options.maxConnections = config.maxConnections;
+    options.maxConcurrentCallsPerConnection = config.maxConcurrentCallsPerConnection;
+    options.idleTimeoutMillis = config.idleTimeout.toMillis();
+    options.tls = config.tls;
+    try {
+      transport = new ServerTransport(options, dispatcher);
+    } catch (RuntimeException e) {
+      state = State.TERMINATED;
+      shutdownExecutor(0);
+      terminated.countDown();
+      throw e;
+    }
     try {
       address = transport.bind(config.bindAddress, config.port);
     } catch (RuntimeException e) {
@@ -311,8 +327,71 @@ public final class RpcxServer implements AutoCloseable {
     private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
     private Duration prefaceTimeout = Duration.ofSeconds(10);
     private boolean nativeTransport = true;
+    private int maxConnections = 10_000;
+    private int maxConcurrentCallsPerConnection = 10_000;
+    private Duration idleTimeout = Duration.ofMinutes(10);
+    private TlsConfig tls;
+    private final List<ServerInterceptor> interceptors = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Connections the server keeps open at once; one more is told why (GOAWAY with
+     * RESOURCE_EXHAUSTED) and closed, its calls refused as not processed. Default 10,000.
+     */
+    public Builder maxConnections(int maxConnections) {
+      if (maxConnections < 1) {
+        throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: >= 1)");
+      }
+      this.maxConnections = maxConnections;
+      return this;
+    }
+
+    /**
+     * Calls one connection may have in flight; one more is refused at once with
+     * RESOURCE_EXHAUSTED, never queued. Default 10,000.
+     */
+    public Builder maxConcurrentCallsPerConnection(int maxCalls) {
+      if (maxCalls < 1) {
+        throw new IllegalArgumentException(
+            "maxConcurrentCallsPerConnection: " + maxCalls + " (expected: >= 1)");
+      }
+      this.maxConcurrentCallsPerConnection = maxCalls;
+      return this;
+    }
+
+    /**
+     * Closes a connection on which nothing arrived for this long while no call was in flight.
+     * RPCX clients ping idle connections every 30 s, so only dead or silent peers are closed.
+     * Default 10 minutes.
+     */
+    public Builder idleTimeout(Duration idleTimeout) {
+      Objects.requireNonNull(idleTimeout, "idleTimeout");
+      if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+        throw new IllegalArgumentException("idleTimeout: " + idleTimeout + " (expected: > 0)");
+      }
+      this.idleTimeout = idleTimeout;
+      return this;
+    }
+
+    /** Serves over TLS ({@link TlsConfig#server}), with mutual TLS if it requires client certificates. */
+    public Builder tls(TlsConfig tls) {
+      Objects.requireNonNull(tls, "tls");
+      if (!tls.isServer()) {
+        throw new IllegalArgumentException("tls: a client configuration (expected: TlsConfig.server(...))");
+      }
+      this.tls = tls;
+      return this;
+    }
+
+    /**
+     * Adds an interceptor, run around every call before its arguments are decoded, after those
+     * added before it. {@link ServerInterceptors#bearerToken} authenticates calls.
+     */
+    public Builder intercept(ServerInterceptor interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
 
     /** The local address to listen on; default {@code 0.0.0.0} (all interfaces). */
     public Builder bindAddress(String bindAddress) {
@@ -534,6 +613,11 @@ public final class RpcxServer implements AutoCloseable {
       copy.shutdownGracePeriod = shutdownGracePeriod;
       copy.prefaceTimeout = prefaceTimeout;
       copy.nativeTransport = nativeTransport;
+      copy.maxConnections = maxConnections;
+      copy.maxConcurrentCallsPerConnection = maxConcurrentCallsPerConnection;
+      copy.idleTimeout = idleTimeout;
+      copy.tls = tls;
+      copy.interceptors.addAll(interceptors);
       return copy;
     }
 

@@ -41,6 +41,11 @@ final class RawConnection implements AutoCloseable {
     return preface;
   }
 
+  /** This end's address as the server sees it, e.g. {@code /127.0.0.1:51234}. */
+  String localAddress() {
+    return "/127.0.0.1:" + socket.getLocalPort();
+  }
+
   void send(byte[] bytes) throws IOException {
     out.write(bytes);
     out.flush();

@@ -107,6 +107,9 @@ class TimeoutTest {
     assertTrue(service.awaitHeld(5));
     // ...so this one waits in the server's queue until its 250 ms are over.
     assertThrows(CallTimeoutException.class, () -> rpcx.create(Impatient.class).sleep("late", 0));
+    // The server counts the 250 ms from when the request arrived, a little after the client
+    // started counting: let its deadline pass too before the queued call can be picked up.
+    Thread.sleep(100);
     service.release();
     assertEquals("blocker", blocker.get(5, TimeUnit.SECONDS));
     awaitNoCallInFlight();

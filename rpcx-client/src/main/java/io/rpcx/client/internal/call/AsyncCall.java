@@ -8,9 +8,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * A call whose outcome completes a {@code CompletableFuture}. The connection times it out; the
- * result is decoded and the future completed on the client's callback executor, so that code
- * chained on the future never runs on (and never blocks) a network thread.
+ * A call whose outcome completes a {@code CompletableFuture}. The transport times it out from the
+ * moment it is sent; the result is decoded and the future completed on the client's callback
+ * executor, so that code chained on the future never runs on (and never blocks) a network thread.
  */
 final class AsyncCall extends PendingCall {
   private final CompletableFuture<Object> future = new CompletableFuture<>();
@@ -31,7 +31,7 @@ final class AsyncCall extends PendingCall {
   }
 
   @Override
-  public void onReply(ReplyEnvelope envelope, Payload payload) {
+  void onReply(ReplyEnvelope envelope, Payload payload) {
     run(
         () -> {
           try {
@@ -43,7 +43,7 @@ final class AsyncCall extends PendingCall {
   }
 
   @Override
-  public void onFailure(RpcxException failure) {
+  void onFailure(RpcxException failure) {
     run(() -> future.completeExceptionally(failure));
   }
 

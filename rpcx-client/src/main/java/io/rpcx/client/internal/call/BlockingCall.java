@@ -4,26 +4,14 @@ import io.rpcx.core.CancelledException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * A call whose caller thread waits for the outcome. The caller times the call out itself, so the
- * connection needs no timer for it; the first of reply, failure, timeout and interruption wins.
+ * connection needs no timer for it.
  */
 final class BlockingCall extends PendingCall {
-  private static final VarHandle OUTCOME;
   private static final Object REPLIED = new Object();
-  private static final Object GAVE_UP = new Object();
-
-  static {
-    try {
-      OUTCOME = MethodHandles.lookup().findVarHandle(BlockingCall.class, "outcome", Object.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
 
   private final Thread caller = Thread.currentThread();
   private volatile Object outcome;
@@ -40,25 +28,17 @@ final class BlockingCall extends PendingCall {
   }
 
   @Override
-  public void onReply(ReplyEnvelope envelope, Payload payload) {
+  void onReply(ReplyEnvelope envelope, Payload payload) {
     this.envelope = envelope;
     this.payload = payload;
-    if (!complete(REPLIED)) {
-      payload.release();
-    }
+    outcome = REPLIED;
+    LockSupport.unpark(caller);
   }
 
   @Override
-  public void onFailure(RpcxException failure) {
-    complete(failure);
-  }
-
-  private boolean complete(Object result) {
-    if (OUTCOME.compareAndSet(this, null, result)) {
-      LockSupport.unpark(caller);
-      return true;
-    }
-    return false;
+  void onFailure(RpcxException failure) {
+    outcome = failure;
+    LockSupport.unpark(caller);
   }
 
   /** Waits for the outcome and returns the decoded result, or throws the failure. */
@@ -67,15 +47,15 @@ final class BlockingCall extends PendingCall {
     while ((result = outcome) == null) {
       long remaining = remainingNanos();
       if (remaining <= 0) {
-        if (complete(GAVE_UP)) {
+        if (finish()) {
           abandon();
           throw method.timeoutException();
         }
-        continue;
+        continue; // the outcome is being delivered
       }
       LockSupport.parkNanos(this, remaining);
       if (Thread.interrupted()) {
-        if (complete(GAVE_UP)) {
+        if (finish()) {
           abandon();
           Thread.currentThread().interrupt();
           throw new CancelledException(

@@ -39,6 +39,7 @@ public final class ClientMethod {
   private final int timeoutMillis;
   private final Executor callbacks;
   private final int maxNestingDepth;
+  private final Map<String, String> metadata;
   /** Constructors of the checked exceptions the method declares, by class name. */
   private final Map<String, MethodHandle> declaredExceptions;
 
@@ -47,8 +48,10 @@ public final class ClientMethod {
       CallChannel channel,
       long timeoutMillis,
       Executor callbacks,
-      int maxNestingDepth) {
+      int maxNestingDepth,
+      Map<String, String> metadata) {
     this.model = model;
+    this.metadata = Map.copyOf(metadata);
     this.channel = channel;
     this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -85,6 +88,11 @@ public final class ClientMethod {
     return timeoutNanos;
   }
 
+  /** Metadata sent with every call (credentials, for example). */
+  Map<String, String> metadata() {
+    return metadata;
+  }
+
   int timeoutMillis() {
     return timeoutMillis;
   }
@@ -99,7 +107,7 @@ public final class ClientMethod {
       try {
         channel.send(call);
       } catch (RpcxException e) {
-        call.future().completeExceptionally(e);
+        call.fail(e);
       }
       return call.future();
     }

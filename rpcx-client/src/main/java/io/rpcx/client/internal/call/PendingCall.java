@@ -3,32 +3,49 @@ package io.rpcx.client.internal.call;
 import com.google.protobuf.CodedOutputStream;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.SizeCache;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.RequestCodec;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Map;
-import java.util.concurrent.Future;
 
 /**
  * One call from the moment it is made until its outcome is delivered: its arguments and deadline,
- * the request id its connection gave it, and how its outcome reaches the caller. The connection
- * guarantees that exactly one of {@link #onReply} and {@link #onFailure} is called, on its event
- * loop.
+ * the request id its connection gave it, and how its outcome reaches the caller.
+ *
+ * <p>A call finishes exactly once: the first of its reply ({@link #reply}), a failure ({@link
+ * #fail}) and its caller giving up wins; the others are ignored (a late reply's payload is
+ * released). Thread-safe.
  */
 public abstract class PendingCall {
+  private static final VarHandle FINISHED;
+
+  static {
+    try {
+      FINISHED = MethodHandles.lookup().findVarHandle(PendingCall.class, "finished", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   protected final ClientMethod method;
   private final Object[] args;
+  private final Map<String, String> metadata;
   private final long deadlineNanos;
+  private volatile boolean finished;
   private int requestId;
   private CallOwner owner;
-  private Future<?> timer;
+  private Object timer;
 
   PendingCall(ClientMethod method, Object[] args) {
     this.method = method;
     this.args = args;
+    this.metadata = method.metadata();
     this.deadlineNanos = System.nanoTime() + method.timeoutNanos();
   }
 
@@ -51,6 +68,11 @@ public abstract class PendingCall {
     return deadlineNanos - System.nanoTime();
   }
 
+  /** Whether the call has its outcome (or its caller gave up). */
+  public final boolean isFinished() {
+    return finished;
+  }
+
   /** Size of the request payload; reserves slots in {@code sizes}. */
   public final int encodedSize(SizeCache sizes) throws CodecException {
     MethodModel model = method.model();
@@ -61,7 +83,7 @@ public abstract class PendingCall {
         model.parameterCodecs(),
         args,
         method.timeoutMillis(),
-        Map.of(),
+        metadata,
         sizes);
   }
 
@@ -76,39 +98,58 @@ public abstract class PendingCall {
         model.parameterCodecs(),
         args,
         method.timeoutMillis(),
-        Map.of(),
+        metadata,
         sizes);
   }
 
-  /** Whether the connection must time this call out itself (no caller thread waits for it). */
+  /** Whether the transport must time this call out (no caller thread waits for it). */
   public abstract boolean needsTimer();
 
-  /** Sets the connection's timer for this call. */
-  public final void timer(Future<?> timer) {
+  /** Keeps the transport's timer handle of this call. */
+  public final void timer(Object timer) {
     this.timer = timer;
   }
 
-  /** Cancels the connection's timer, if any. */
-  public final void cancelTimer() {
-    if (timer != null) {
-      timer.cancel(false);
-      timer = null;
+  /** The transport's timer handle, or {@code null}. */
+  public final Object timer() {
+    return timer;
+  }
+
+  /** Delivers the reply; this call then owns {@code payload}. Ignored if already finished. */
+  public final void reply(ReplyEnvelope envelope, Payload payload) {
+    if (finish()) {
+      onReply(envelope, payload);
+    } else {
+      payload.release();
     }
   }
 
-  /** The reply arrived; this call now owns {@code payload} and must release it. */
-  public abstract void onReply(ReplyEnvelope envelope, Payload payload);
-
-  /** The call failed before a reply arrived. */
-  public abstract void onFailure(RpcxException failure);
-
-  /** The exception of this call timing out. */
-  public final RpcxException timeoutException() {
-    return method.timeoutException();
+  /** Fails the call. Ignored if already finished. */
+  public final void fail(RpcxException failure) {
+    if (finish()) {
+      onFailure(failure);
+    }
   }
 
+  /** Times the call out and tells its connection to forget it. Ignored if already finished. */
+  public final void timeOut() {
+    if (finish()) {
+      onFailure(method.timeoutException());
+      abandon();
+    }
+  }
+
+  /** Claims the outcome; true for exactly one caller. */
+  final boolean finish() {
+    return FINISHED.compareAndSet(this, false, true);
+  }
+
+  abstract void onReply(ReplyEnvelope envelope, Payload payload);
+
+  abstract void onFailure(RpcxException failure);
+
   /** The schemas of the connection the call was sent on. */
-  final io.rpcx.core.internal.codec.PeerSchemas peerSchemas() {
+  final PeerSchemas peerSchemas() {
     return owner == null ? null : owner.peerSchemas();
   }
 

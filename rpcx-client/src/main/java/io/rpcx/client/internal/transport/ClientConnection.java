@@ -4,6 +4,7 @@ import com.google.protobuf.CodedOutputStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.util.Timeout;
 import io.netty.util.collection.IntObjectHashMap;
 import io.rpcx.client.internal.call.CallOwner;
 import io.rpcx.client.internal.call.PendingCall;
@@ -51,8 +52,7 @@ final class ClientConnection implements CallOwner {
   private static final int CLOSED = 3;
 
   private final Endpoint endpoint;
-  private final int maxFrameSize;
-  private final int maxConcurrentCalls;
+  private final ClientTransport.Settings settings;
   private final AtomicInteger ids = new AtomicInteger();
   private final IntObjectHashMap<PendingCall> pending = new IntObjectHashMap<>();
   /** Methods whose parameter schemas were sent on this connection (event loop only). */
@@ -61,13 +61,15 @@ final class ClientConnection implements CallOwner {
   private volatile Channel channel;
   private volatile WriteQueue writes;
   private volatile int state = CONNECTING;
+  private volatile int pendingCount;
   private volatile RpcxException closeCause;
+  private boolean handshakeDone;
+  private long lastReadNanos = System.nanoTime();
 
   /** A connection not yet bound to a channel; see {@link Endpoint}. */
-  ClientConnection(Endpoint endpoint, int maxFrameSize, int maxConcurrentCalls) {
+  ClientConnection(Endpoint endpoint, ClientTransport.Settings settings) {
     this.endpoint = endpoint;
-    this.maxFrameSize = maxFrameSize;
-    this.maxConcurrentCalls = maxConcurrentCalls;
+    this.settings = settings;
   }
 
   /**
@@ -98,6 +100,11 @@ final class ClientConnection implements CallOwner {
     return current == CONNECTING || current == ACTIVE;
   }
 
+  /** Calls registered and not yet answered. */
+  int pendingCount() {
+    return pendingCount;
+  }
+
   /** Encodes {@code call} on the calling thread and queues it; see {@link Endpoint#send}. */
   void send(PendingCall call) {
     int id = ids.incrementAndGet();
@@ -112,10 +119,10 @@ final class ClientConnection implements CallOwner {
     } catch (CodecException | RuntimeException e) {
       throw encodingFailed(call, e);
     }
-    if (size > maxFrameSize - FrameType.TYPE_AND_FLAGS_SIZE) {
+    if (size > settings.maxFrameSize - FrameType.TYPE_AND_FLAGS_SIZE) {
       throw new ResourceExhaustedException(
           "the request of " + call.model().displayName() + " is " + size
-              + " bytes, over the frame limit of " + maxFrameSize + " bytes");
+              + " bytes, over the frame limit of " + settings.maxFrameSize + " bytes");
     }
     ByteBuf frame = Frames.allocate(channel.alloc(), FrameType.REQUEST, size);
     try {
@@ -125,6 +132,11 @@ final class ClientConnection implements CallOwner {
     } catch (IOException | RuntimeException e) {
       frame.release();
       throw encodingFailed(call, e);
+    }
+    if (call.needsTimer()) {
+      call.timer(
+          settings.timer.newTimeout(
+              timeout -> call.timeOut(), Math.max(0, call.remainingNanos()), TimeUnit.NANOSECONDS));
     }
     writes.enqueue(new OutboundCall(call, frame));
   }
@@ -152,7 +164,7 @@ final class ClientConnection implements CallOwner {
     @Override
     public void abort(Throwable cause) {
       frame.release();
-      call.onFailure(
+      call.fail(
           new UnavailableException(
               call.model().displayName() + " was not sent to " + endpoint.address()
                   + ": the client is closed",
@@ -163,59 +175,44 @@ final class ClientConnection implements CallOwner {
 
   /** On the event loop: registers the call and writes its request. */
   private void write(PendingCall call, ByteBuf frame) {
+    if (call.isFinished()) {
+      frame.release(); // timed out while waiting to be written
+      return;
+    }
     if (state != ACTIVE) {
       frame.release();
-      call.onFailure(notSent(call));
+      call.fail(notSent(call));
+      cancelTimer(call);
       return;
     }
     int id = call.requestId();
-    if (pending.size() >= maxConcurrentCalls) {
+    if (pending.size() >= settings.maxConcurrentCalls) {
       frame.release();
-      call.onFailure(
+      cancelTimer(call);
+      call.fail(
           new ResourceExhaustedException(
-              call.model().displayName() + " rejected: " + pending.size()
+              call.model().displayName() + " was not sent: " + pending.size()
                   + " calls are already in flight on the connection to " + endpoint.address()
-                  + " (limit " + maxConcurrentCalls + ")"));
+                  + " (limit " + settings.maxConcurrentCalls + ")"));
       return;
     }
     if (pending.containsKey(id)) {
       frame.release();
-      call.onFailure(
+      cancelTimer(call);
+      call.fail(
           new InternalErrorException(
-              "request id " + Integer.toUnsignedString(id) + " is still in use on the connection to "
-                  + endpoint.address(), null));
+              "request id " + Integer.toUnsignedString(id)
+                  + " is still in use on the connection to " + endpoint.address(), null));
       return;
     }
     pending.put(id, call);
-    if (call.needsTimer()) {
-      call.timer(
-          channel.eventLoop().schedule(
-              () -> timedOut(call), Math.max(0, call.remainingNanos()), TimeUnit.NANOSECONDS));
-    }
+    pendingCount = pending.size();
     byte[] schemas = call.model().parameterSchemas();
     if (schemas != null && !schemasSent.get(call.model().id())) {
       schemasSent.set(call.model().id());
       channel.write(ControlFrames.schema(channel.alloc(), schemas), channel.voidPromise());
     }
     channel.write(frame, channel.voidPromise());
-  }
-
-  @Override
-  public PeerSchemas peerSchemas() {
-    return peerSchemas;
-  }
-
-  /** On the event loop: the server described how it numbers POJO fields. */
-  void onSchema(ByteBuf payload) {
-    try {
-      SchemaFrames.read(payload.nioBuffer(), peerSchemas);
-    } catch (ProtocolException e) {
-      closeWith(
-          new InternalErrorException(
-              "invalid SCHEMA frame from " + endpoint.address() + ": " + e.getMessage(), e));
-    } finally {
-      payload.release();
-    }
   }
 
   private RpcxException notSent(PendingCall call) {
@@ -227,30 +224,40 @@ final class ClientConnection implements CallOwner {
         cause);
   }
 
-  private void timedOut(PendingCall call) {
-    if (pending.get(call.requestId()) == call) {
-      pending.remove(call.requestId());
-      call.onFailure(call.timeoutException());
-      closeIfDrained();
+  private static void cancelTimer(PendingCall call) {
+    Object timer = call.timer();
+    if (timer != null) {
+      ((Timeout) timer).cancel();
     }
   }
 
   @Override
   public void abandon(PendingCall call) {
-    channel.eventLoop().execute(
+    Channel current = channel;
+    if (current == null) {
+      return;
+    }
+    current.eventLoop().execute(
         () -> {
           if (pending.get(call.requestId()) == call) {
             pending.remove(call.requestId());
-            call.cancelTimer();
+            pendingCount = pending.size();
+            cancelTimer(call);
             closeIfDrained();
           }
         });
+  }
+
+  @Override
+  public PeerSchemas peerSchemas() {
+    return peerSchemas;
   }
 
   // Events from ClientConnectionHandler, all on the event loop.
 
   void onActive() {
     state = ACTIVE;
+    endpoint.connected();
     writes.start();
   }
 
@@ -259,8 +266,48 @@ final class ClientConnection implements CallOwner {
         new UnavailableException(
             "cannot connect to " + endpoint.address() + ": " + describe(cause), true, cause);
     state = CLOSED;
-    endpoint.detach(this);
+    endpoint.connectFailed(this, closeCause);
     writes.start();
+  }
+
+  /** The server's preface arrived: the server speaks RPCX. */
+  void onHandshakeDone() {
+    handshakeDone = true;
+  }
+
+  /** Any frame arrived: the server is alive. */
+  void onRead() {
+    lastReadNanos = System.nanoTime();
+  }
+
+  /**
+   * Nothing arrived for the keepalive interval: ping the server, and close the connection if
+   * nothing arrives within the keepalive timeout either.
+   */
+  void onReadIdle() {
+    if (state == CLOSED) {
+      return;
+    }
+    long pingedAt = System.nanoTime();
+    channel.writeAndFlush(ControlFrames.ping(channel.alloc(), false, pingedAt));
+    channel.eventLoop().schedule(
+        () -> {
+          if (lastReadNanos - pingedAt < 0 && state != CLOSED) {
+            logger.warn(
+                "Closing connection to {}: no answer to a keepalive ping within {} ms",
+                endpoint.address(),
+                settings.keepAliveTimeoutMillis);
+            closeWith(
+                new UnavailableException(
+                    "the server at " + endpoint.address() + " did not answer a keepalive ping"
+                        + " within " + settings.keepAliveTimeoutMillis
+                        + " ms (paused or unreachable)",
+                    false,
+                    null));
+          }
+        },
+        settings.keepAliveTimeoutMillis,
+        TimeUnit.MILLISECONDS);
   }
 
   void onReply(ByteBuf payloadBuffer) {
@@ -284,9 +331,23 @@ final class ClientConnection implements CallOwner {
           Integer.toUnsignedString(envelope.requestId()));
       return;
     }
-    call.cancelTimer();
-    call.onReply(envelope, payload);
+    pendingCount = pending.size();
+    cancelTimer(call);
+    call.reply(envelope, payload);
     closeIfDrained();
+  }
+
+  /** On the event loop: the server described how it numbers POJO fields. */
+  void onSchema(ByteBuf payload) {
+    try {
+      SchemaFrames.read(payload.nioBuffer(), peerSchemas);
+    } catch (ProtocolException e) {
+      closeWith(
+          new InternalErrorException(
+              "invalid SCHEMA frame from " + endpoint.address() + ": " + e.getMessage(), e));
+    } finally {
+      payload.release();
+    }
   }
 
   void onGoAway(String message) {
@@ -313,6 +374,14 @@ final class ClientConnection implements CallOwner {
     int previous = state;
     state = CLOSED;
     endpoint.detach(this);
+    if (!handshakeDone && closeCause == null) {
+      closeCause =
+          new UnavailableException(
+              endpoint.address() + " closed the connection before completing the RPCX handshake"
+                  + " (is it an RPCX server? does it require TLS?)",
+              true,
+              null);
+    }
     writes.start();
     if (pending.isEmpty()) {
       return;
@@ -320,14 +389,20 @@ final class ClientConnection implements CallOwner {
     RpcxException cause = closeCause;
     List<PendingCall> calls = new ArrayList<>(pending.values());
     pending.clear();
+    pendingCount = 0;
     for (PendingCall call : calls) {
-      call.cancelTimer();
-      call.onFailure(lostInFlight(call, cause, previous == DRAINING));
+      cancelTimer(call);
+      call.fail(lostInFlight(call, cause, previous == DRAINING));
     }
   }
 
   /** The failure of a call that was written when the connection closed: it may have run. */
   private RpcxException lostInFlight(PendingCall call, RpcxException cause, boolean wasDraining) {
+    if (!handshakeDone && cause instanceof UnavailableException) {
+      // The server never spoke RPCX on this connection, so it processed nothing.
+      return new UnavailableException(
+          call.model().displayName() + " was not processed: " + cause.getMessage(), true, cause);
+    }
     String message =
         "connection to " + endpoint.address() + " closed while " + call.model().displayName()
             + " was in flight: "
@@ -346,11 +421,13 @@ final class ClientConnection implements CallOwner {
 
   /** Closes the connection now; pending calls fail as unavailable. */
   void close(String reason) {
-    channel.eventLoop().execute(
-        () -> closeWith(new UnavailableException(reason, false, null)));
+    Channel current = channel;
+    if (current != null) {
+      current.eventLoop().execute(() -> closeWith(new UnavailableException(reason, false, null)));
+    }
   }
 
-  private static String describe(Throwable cause) {
+  static String describe(Throwable cause) {
     Throwable root = cause;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();

@@ -12,6 +12,10 @@ import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameTooLargeException;
 import io.rpcx.core.internal.transport.PrefaceException;
+import io.rpcx.core.internal.transport.PrefaceHandler;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import javax.net.ssl.SSLException;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,8 +54,20 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+    if (event == PrefaceHandler.HANDSHAKE_DONE) {
+      connection.onHandshakeDone();
+    } else if (event instanceof IdleStateEvent
+        && ((IdleStateEvent) event).state() == IdleState.READER_IDLE) {
+      connection.onReadIdle();
+    }
+    super.userEventTriggered(ctx, event);
+  }
+
+  @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     ByteBuf frame = (ByteBuf) msg;
+    connection.onRead();
     byte type = frame.readByte();
     frame.skipBytes(1); // flags: reserved
     switch (type) {
@@ -89,6 +105,11 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
       connection.closeWith(
           new UnavailableException(
               address + " is not a usable RPCX server: " + cause.getMessage(), true, null));
+    } else if (isTlsFailure(cause)) {
+      logger.warn("Closing connection to {}: TLS failed: {}", address, tlsProblem(cause));
+      connection.closeWith(
+          new UnavailableException(
+              "TLS with " + address + " failed: " + tlsProblem(cause), true, cause));
     } else if (cause instanceof FrameTooLargeException) {
       logger.warn("Closing connection to {}: {}", address, cause.getMessage());
       connection.closeWith(
@@ -107,6 +128,23 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
           new InternalErrorException(
               "unexpected error on the connection to " + address + ": " + cause, cause));
     }
+  }
+
+  private static boolean isTlsFailure(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof SSLException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String tlsProblem(Throwable cause) {
+    Throwable tls = cause;
+    while (!(tls instanceof SSLException) && tls.getCause() != null) {
+      tls = tls.getCause();
+    }
+    return ClientConnection.describe(tls);
   }
 
   private void protocolError(String problem) {

@@ -3,7 +3,12 @@ package io.rpcx.client.internal.transport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.rpcx.client.internal.call.CallChannel;
+import io.rpcx.core.TlsConfig;
+import io.rpcx.core.internal.transport.SslContexts;
 import io.rpcx.core.internal.transport.Transports;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,48 +17,94 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The client's network side: one event loop group and one {@link Endpoint} per server address,
- * shared by every proxy of the client. Thread-safe.
+ * The client's network side: one event loop group, one timer for asynchronous calls, and one
+ * {@link Endpoint} per server address, shared by every proxy of the client. Thread-safe.
  */
 public final class ClientTransport {
+
+  /** What every connection of a client shares. Immutable. */
+  static final class Settings {
+    final int maxFrameSize;
+    final int maxConcurrentCalls;
+    final long keepAliveIntervalMillis;
+    final long keepAliveTimeoutMillis;
+    final long initialBackoffMillis;
+    final long maxBackoffMillis;
+    final SslContext sslContext;
+    final boolean verifyHostname;
+    final HashedWheelTimer timer;
+
+    Settings(Options options, HashedWheelTimer timer) {
+      this.maxFrameSize = options.maxFrameSize;
+      this.maxConcurrentCalls = options.maxConcurrentCalls;
+      this.keepAliveIntervalMillis = options.keepAliveIntervalMillis;
+      this.keepAliveTimeoutMillis = options.keepAliveTimeoutMillis;
+      this.initialBackoffMillis = options.initialBackoffMillis;
+      this.maxBackoffMillis = options.maxBackoffMillis;
+      this.sslContext = options.tls == null ? null : SslContexts.create(options.tls);
+      this.verifyHostname = options.tls != null && options.tls.verifyHostname();
+      this.timer = timer;
+    }
+  }
+
+  /** The client builder's transport settings. */
+  public static final class Options {
+    public boolean allowNative = true;
+    public int ioThreads = 1;
+    public int connectTimeoutMillis = 3_000;
+    public int maxFrameSize = 16 * 1024 * 1024;
+    public int maxConcurrentCalls = 10_000;
+    public long keepAliveIntervalMillis = 30_000;
+    public long keepAliveTimeoutMillis = 10_000;
+    public long initialBackoffMillis = 1_000;
+    public long maxBackoffMillis = 120_000;
+    public TlsConfig tls;
+  }
+
   private final EventLoopGroup group;
+  private final HashedWheelTimer timer;
   private final Bootstrap bootstrap;
-  private final int maxFrameSize;
-  private final int maxConcurrentCalls;
+  private final Settings settings;
   private final Map<String, Endpoint> endpoints = new ConcurrentHashMap<>();
 
-  public ClientTransport(
-      boolean allowNative,
-      int ioThreads,
-      int connectTimeoutMillis,
-      int maxFrameSize,
-      int maxConcurrentCalls) {
-    Transports transport = Transports.choose(allowNative);
-    this.group = transport.newGroup(ioThreads, "rpcx-client-io");
+  public ClientTransport(Options options) {
+    Transports transport = Transports.choose(options.allowNative);
+    this.timer =
+        new HashedWheelTimer(
+            new DefaultThreadFactory("rpcx-client-timer", true), 10, TimeUnit.MILLISECONDS, 512);
+    this.settings = new Settings(options, timer);
+    this.group = transport.newGroup(options.ioThreads, "rpcx-client-io");
     this.bootstrap =
         new Bootstrap()
             .group(group)
             .channel(transport.socketChannel())
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)
-            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis);
-    this.maxFrameSize = maxFrameSize;
-    this.maxConcurrentCalls = maxConcurrentCalls;
+            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis);
   }
 
   /** The endpoint of {@code host:port}, shared by all callers. */
   public CallChannel endpoint(String host, int port) {
     return endpoints.computeIfAbsent(
-        host + ":" + port,
-        key -> new Endpoint(host, port, bootstrap, maxFrameSize, maxConcurrentCalls));
+        host + ":" + port, key -> new Endpoint(host, port, bootstrap, settings));
   }
 
-  /** Closes every connection (pending calls fail as unavailable) and stops the event loops. */
+  /** Calls in flight on all connections. */
+  public int callsInFlight() {
+    int total = 0;
+    for (Endpoint endpoint : endpoints.values()) {
+      total += endpoint.pendingCount();
+    }
+    return total;
+  }
+
+  /** Closes every connection (pending calls fail as unavailable) and stops the threads. */
   public void close() {
     List<Endpoint> all = new ArrayList<>(endpoints.values());
     for (Endpoint endpoint : all) {
       endpoint.close();
     }
     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    timer.stop();
   }
 }

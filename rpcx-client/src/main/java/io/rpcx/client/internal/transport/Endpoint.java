@@ -3,35 +3,44 @@ package io.rpcx.client.internal.transport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.rpcx.client.internal.call.CallChannel;
 import io.rpcx.client.internal.call.PendingCall;
+import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.transport.FrameDecoder;
 import io.rpcx.core.internal.transport.PrefaceHandler;
+import io.rpcx.core.internal.transport.SslContexts;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One server address and the connection the client keeps to it. The connection is opened on the
  * first call and replaced when it closes or the server sends GOAWAY; calls made meanwhile wait in
- * the new connection's queue. Thread-safe.
+ * the new connection's queue. After a failed connection attempt, the next one waits for an
+ * exponential backoff with jitter; calls made in that time fail at once as unavailable (safe to
+ * retry elsewhere) instead of waiting. Thread-safe.
  */
 final class Endpoint implements CallChannel {
   private final String host;
   private final int port;
   private final String address;
   private final Bootstrap bootstrap;
-  private final int maxFrameSize;
-  private final int maxConcurrentCalls;
+  private final ClientTransport.Settings settings;
+  private final Backoff backoff;
   private volatile ClientConnection current;
   private boolean closed;
+  private long retryAtNanos;
+  private RpcxException lastFailure;
 
-  Endpoint(String host, int port, Bootstrap bootstrap, int maxFrameSize, int maxConcurrentCalls) {
+  Endpoint(String host, int port, Bootstrap bootstrap, ClientTransport.Settings settings) {
     this.host = host;
     this.port = port;
     this.address = host + ":" + port;
     this.bootstrap = bootstrap;
-    this.maxFrameSize = maxFrameSize;
-    this.maxConcurrentCalls = maxConcurrentCalls;
+    this.settings = settings;
+    this.backoff = new Backoff(settings.initialBackoffMillis, settings.maxBackoffMillis);
   }
 
   @Override
@@ -48,6 +57,12 @@ final class Endpoint implements CallChannel {
     connection.send(call);
   }
 
+  /** Calls in flight on the current connection. */
+  int pendingCount() {
+    ClientConnection connection = current;
+    return connection == null ? 0 : connection.pendingCount();
+  }
+
   private synchronized ClientConnection connection(PendingCall call) {
     if (closed) {
       throw new UnavailableException(
@@ -59,8 +74,16 @@ final class Endpoint implements CallChannel {
     if (connection != null && connection.isUsable()) {
       return connection;
     }
-    connection = new ClientConnection(this, maxFrameSize, maxConcurrentCalls);
-    ClientConnectionHandler handler = new ClientConnectionHandler(address, connection);
+    long wait = retryAtNanos - System.nanoTime();
+    if (lastFailure != null && wait > 0) {
+      throw new UnavailableException(
+          call.model().displayName() + " was not sent to " + address + ": reconnecting in "
+              + TimeUnit.NANOSECONDS.toMillis(wait) + " ms after: " + lastFailure.getMessage(),
+          true,
+          lastFailure);
+    }
+    ClientConnection fresh = new ClientConnection(this, settings);
+    ClientConnectionHandler handler = new ClientConnectionHandler(address, fresh);
     ChannelFuture connect =
         bootstrap
             .clone()
@@ -68,17 +91,43 @@ final class Endpoint implements CallChannel {
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel channel) {
-                    channel
-                        .pipeline()
+                    ChannelPipeline pipeline = channel.pipeline();
+                    if (settings.sslContext != null) {
+                      pipeline.addLast(
+                          "tls",
+                          SslContexts.clientHandler(
+                              settings.sslContext, channel.alloc(), host, port,
+                              settings.verifyHostname));
+                    }
+                    pipeline
                         .addLast("preface", PrefaceHandler.forClient())
-                        .addLast("frames", new FrameDecoder(maxFrameSize))
+                        .addLast(
+                            "idle",
+                            new IdleStateHandler(
+                                settings.keepAliveIntervalMillis, 0, 0, TimeUnit.MILLISECONDS))
+                        .addLast("frames", new FrameDecoder(settings.maxFrameSize))
                         .addLast("connection", handler);
                   }
                 })
             .connect(host, port);
-    connection.connecting(connect);
-    current = connection;
-    return connection;
+    fresh.connecting(connect);
+    current = fresh;
+    return fresh;
+  }
+
+  /** The connection is up: the backoff starts over. */
+  synchronized void connected() {
+    backoff.reset();
+    lastFailure = null;
+  }
+
+  /** A connection attempt failed: the next waits for the backoff. */
+  synchronized void connectFailed(ClientConnection connection, RpcxException cause) {
+    if (current == connection) {
+      current = null;
+    }
+    retryAtNanos = System.nanoTime() + backoff.nextDelayNanos();
+    lastFailure = cause;
   }
 
   /** Forgets {@code connection} if it is the current one, so the next call opens a new one. */

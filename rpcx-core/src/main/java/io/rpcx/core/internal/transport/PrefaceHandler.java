@@ -25,6 +25,14 @@ public final class PrefaceHandler extends ByteToMessageDecoder {
   private static final Logger logger = LoggerFactory.getLogger(PrefaceHandler.class);
   private static final byte[] PREFACE = Preface.bytes();
 
+  /** User event fired once the peer's preface has been accepted. */
+  public static final Object HANDSHAKE_DONE = new Object() {
+    @Override
+    public String toString() {
+      return "RPCX_HANDSHAKE_DONE";
+    }
+  };
+
   private final boolean server;
   private final long timeoutMillis;
   private ScheduledFuture<?> timeout;
@@ -106,6 +114,7 @@ public final class PrefaceHandler extends ByteToMessageDecoder {
     if (server) {
       ctx.writeAndFlush(Unpooled.wrappedBuffer(PREFACE));
     }
+    ctx.fireUserEventTriggered(HANDSHAKE_DONE);
     ctx.pipeline().remove(this);
   }
 

@@ -4,6 +4,8 @@ import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.RequestEnvelope;
+import io.rpcx.server.ServerInterceptor;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -25,6 +27,7 @@ public final class RequestDispatcher {
   private final CallTracker tracker;
   private final int maxMetadataBytes;
   private final int maxDepth;
+  private final List<ServerInterceptor> interceptors;
 
   /**
    * @param executor runs the calls; {@code null} runs them on the event loop
@@ -34,12 +37,14 @@ public final class RequestDispatcher {
       Executor executor,
       CallTracker tracker,
       int maxMetadataBytes,
-      int maxDepth) {
+      int maxDepth,
+      List<ServerInterceptor> interceptors) {
     this.registry = registry;
     this.executor = executor;
     this.tracker = tracker;
     this.maxMetadataBytes = maxMetadataBytes;
     this.maxDepth = maxDepth;
+    this.interceptors = List.copyOf(interceptors);
   }
 
   /** Handles one request frame; takes ownership of {@code payload}. */
@@ -69,17 +74,30 @@ public final class RequestDispatcher {
       connection.sendError(requestId, StatusCode.NOT_FOUND, problem, "");
       return;
     }
-    if (connection.isDraining()) {
+    String drainReason = connection.drainReason();
+    if (drainReason != null) {
       payload.release();
       connection.sendError(
           requestId,
           StatusCode.UNAVAILABLE,
-          "the server is shutting down; " + method.model().displayName() + " was not processed",
+          drainReason + "; " + method.model().displayName() + " was not processed",
+          "");
+      return;
+    }
+    if (!connection.tryStartCall()) {
+      payload.release();
+      connection.sendError(
+          requestId,
+          StatusCode.RESOURCE_EXHAUSTED,
+          "too many calls in flight on this connection (limit "
+              + connection.maxConcurrentCalls() + "); " + method.model().displayName()
+              + " was not processed",
           "");
       return;
     }
     ServerCall call =
-        new ServerCall(connection, method, envelope, payload, receivedNanos, maxDepth, tracker);
+        new ServerCall(
+            connection, method, envelope, payload, receivedNanos, maxDepth, tracker, interceptors);
     tracker.started();
     if (executor == null) {
       call.run();

@@ -1,10 +1,18 @@
 package io.rpcx.server.internal.dispatch;
 
+import io.rpcx.core.BadRequestException;
+import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.RequestEnvelope;
+import io.rpcx.server.CallInfo;
+import io.rpcx.server.ServerInterceptor;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -12,11 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One call being served: decodes the arguments, drops the call if its caller's timeout has already
- * passed, runs the implementation, and sends the result or the failure back. Runs on the server's
- * executor. Exactly one reply is sent per call, except for calls dropped after their timeout.
+ * One call being served: drops it if its caller's timeout has already passed, runs the
+ * interceptors, decodes the arguments, runs the implementation, and sends the result or the
+ * failure back. Runs on the server's executor. Exactly one reply is sent per call, except for calls
+ * dropped after their timeout.
  */
-final class ServerCall implements Runnable {
+final class ServerCall implements Runnable, CallInfo {
   private static final Logger logger = LoggerFactory.getLogger(ServerCall.class);
 
   private final ServerConnection connection;
@@ -25,6 +34,7 @@ final class ServerCall implements Runnable {
   private final long receivedNanos;
   private final int maxDepth;
   private final CallTracker tracker;
+  private final List<ServerInterceptor> interceptors;
   private Payload payload;
 
   ServerCall(
@@ -34,7 +44,8 @@ final class ServerCall implements Runnable {
       Payload payload,
       long receivedNanos,
       int maxDepth,
-      CallTracker tracker) {
+      CallTracker tracker,
+      List<ServerInterceptor> interceptors) {
     this.connection = connection;
     this.method = method;
     this.envelope = envelope;
@@ -42,6 +53,7 @@ final class ServerCall implements Runnable {
     this.receivedNanos = receivedNanos;
     this.maxDepth = maxDepth;
     this.tracker = tracker;
+    this.interceptors = interceptors;
   }
 
   @Override
@@ -56,18 +68,76 @@ final class ServerCall implements Runnable {
           model.displayName(),
           connection.remoteAddress(),
           timeoutMillis);
-      tracker.finished();
+      finished();
       return;
     }
+    if (interceptors.isEmpty()) {
+      Object result;
+      try {
+        result = invoke();
+      } catch (Throwable t) {
+        complete(null, t);
+        return;
+      }
+      if (model.isAsync()) {
+        ((CompletionStage<?>) result).whenComplete(this::complete);
+      } else {
+        complete(result, null);
+      }
+      return;
+    }
+    CompletionStage<Object> stage;
+    try {
+      stage = proceed(0);
+    } catch (Throwable t) {
+      complete(null, t);
+      return;
+    }
+    stage.whenComplete(this::complete);
+  }
+
+  /** Runs interceptor {@code index} and those after it, then the implementation. */
+  private CompletionStage<Object> proceed(int index) {
+    if (index == interceptors.size()) {
+      try {
+        Object result = invoke();
+        @SuppressWarnings("unchecked")
+        CompletionStage<Object> stage =
+            method.model().isAsync()
+                ? (CompletionStage<Object>) result
+                : CompletableFuture.completedFuture(result);
+        return stage;
+      } catch (Throwable t) {
+        return CompletableFuture.failedFuture(t);
+      }
+    }
+    try {
+      CompletionStage<Object> stage = interceptors.get(index).intercept(this, () -> proceed(index + 1));
+      if (stage == null) {
+        return CompletableFuture.failedFuture(
+            new IllegalStateException(
+                "interceptor " + interceptors.get(index).getClass().getName()
+                    + " returned null instead of a CompletionStage"));
+      }
+      return stage;
+    } catch (Exception e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * Decodes the arguments and calls the implementation. Failures of the implementation come out
+   * wrapped in {@link ImplementationFailure}; undecodable arguments as {@link BadRequestException}.
+   */
+  private Object invoke() throws Throwable {
     Object[] args;
     try {
       args =
           ArgumentDecoder.decode(
-              model, envelope, payload.buffer(), maxDepth, connection.peerSchemas());
+              method.model(), envelope, payload.buffer(), maxDepth, connection.peerSchemas());
     } catch (CodecException e) {
       logger.debug("Bad request from {}: {}", connection.remoteAddress(), e.getMessage());
-      reject(StatusCode.BAD_REQUEST, e.getMessage());
-      return;
+      throw new BadRequestException(e.getMessage());
     } finally {
       releasePayload();
     }
@@ -75,25 +145,30 @@ final class ServerCall implements Runnable {
     try {
       result = method.invoke(args);
     } catch (Throwable t) {
-      complete(null, t);
-      return;
+      throw new ImplementationFailure(t);
     }
-    if (model.isAsync()) {
-      if (result == null) {
-        complete(null, new NullPointerException(model.displayName() + " returned a null future"));
-      } else {
-        ((CompletionStage<?>) result).whenComplete(this::complete);
-      }
-    } else {
-      complete(result, null);
+    if (method.model().isAsync() && result == null) {
+      throw new ImplementationFailure(
+          new NullPointerException(method.model().displayName() + " returned a null future"));
     }
+    if (method.model().isAsync()) {
+      return ((CompletionStage<?>) result)
+          .handle(
+              (value, failure) -> {
+                if (failure != null) {
+                  throw new ImplementationFailure(unwrap(failure));
+                }
+                return value;
+              });
+    }
+    return result;
   }
 
   /** Answers with an error without running the implementation. */
   void reject(StatusCode code, String message) {
     releasePayload();
     connection.sendError(envelope.requestId(), code, message, "");
-    tracker.finished();
+    finished();
   }
 
   private void complete(Object result, Throwable failure) {
@@ -101,58 +176,115 @@ final class ServerCall implements Runnable {
       if (failure == null) {
         sendResult(result);
       } else {
-        sendFailure(failure);
+        sendFailure(unwrap(failure));
       }
     } finally {
-      tracker.finished();
+      releasePayload();
+      finished();
     }
+  }
+
+  private void finished() {
+    connection.callFinished();
+    tracker.finished();
   }
 
   private void sendResult(Object result) {
     MethodModel model = method.model();
     try {
       connection.sendValue(envelope.requestId(), model, result);
-    } catch (CodecException e) {
-      logger.warn("Cannot encode the result of {}: {}", model.displayName(), e.getMessage());
+    } catch (CodecException | RuntimeException e) {
+      logger.warn("Cannot encode the result of {}: {}", model.displayName(), e.toString());
       connection.sendError(
           envelope.requestId(),
           StatusCode.INTERNAL,
           "the server could not encode the result of " + model.displayName() + ": "
-              + e.getMessage(),
-          "");
-    } catch (RuntimeException e) {
-      logger.warn("Cannot encode the result of {}", model.displayName(), e);
-      connection.sendError(
-          envelope.requestId(),
-          StatusCode.INTERNAL,
-          "the server could not encode the result of " + model.displayName() + ": " + e,
+              + (e instanceof CodecException ? e.getMessage() : e.toString()),
           "");
     }
   }
 
   private void sendFailure(Throwable failure) {
-    if (failure instanceof CompletionException && failure.getCause() != null) {
-      failure = failure.getCause();
-    }
     MethodModel model = method.model();
-    boolean declared = false;
-    for (Class<?> type : model.declaredExceptions()) {
-      declared |= type.isInstance(failure);
-    }
-    if (declared) {
-      logger.info("{} threw {}", model.displayName(), failure.toString());
+    if (failure instanceof ImplementationFailure) {
+      Throwable thrown = unwrap(failure.getCause());
+      boolean declared = false;
+      for (Class<?> type : model.declaredExceptions()) {
+        declared |= type.isInstance(thrown);
+      }
+      if (declared) {
+        logger.info("{} threw {}", model.displayName(), thrown.toString());
+      } else {
+        logger.warn("{} failed for {}", model.displayName(), connection.remoteAddress(), thrown);
+      }
+      String message = thrown.getMessage() == null ? "" : thrown.getMessage();
+      connection.sendError(
+          envelope.requestId(), StatusCode.REMOTE_FAILURE, message, thrown.getClass().getName());
+    } else if (failure instanceof RpcxException) {
+      RpcxException refusal = (RpcxException) failure;
+      logger.debug(
+          "{} from {} refused: {}", model.displayName(), connection.remoteAddress(), refusal.getMessage());
+      connection.sendError(
+          envelope.requestId(), refusal.status(), String.valueOf(refusal.getMessage()), "");
     } else {
-      logger.warn("{} failed for {}", model.displayName(), connection.remoteAddress(), failure);
+      logger.warn("An interceptor of {} failed", model.displayName(), failure);
+      connection.sendError(
+          envelope.requestId(),
+          StatusCode.REMOTE_FAILURE,
+          failure.getMessage() == null ? "" : failure.getMessage(),
+          failure.getClass().getName());
     }
-    String message = failure.getMessage() == null ? "" : failure.getMessage();
-    connection.sendError(
-        envelope.requestId(), StatusCode.REMOTE_FAILURE, message, failure.getClass().getName());
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    Throwable t = failure;
+    while (t instanceof CompletionException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
   }
 
   private void releasePayload() {
-    if (payload != null) {
-      payload.release();
+    Payload held = payload;
+    if (held != null) {
       payload = null;
+      held.release();
+    }
+  }
+
+  // CallInfo, for interceptors.
+
+  @Override
+  public String service() {
+    return envelope.service();
+  }
+
+  @Override
+  public String method() {
+    return envelope.method();
+  }
+
+  @Override
+  public Method javaMethod() {
+    return method.model().javaMethod();
+  }
+
+  @Override
+  public Map<String, String> metadata() {
+    return envelope.metadata();
+  }
+
+  @Override
+  public String remoteAddress() {
+    return connection.remoteAddress();
+  }
+
+  /** An exception thrown by the implementation, as opposed to a refusal by RPCX or an interceptor. */
+  private static final class ImplementationFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ImplementationFailure(Throwable cause) {
+      super(cause.toString(), cause, false, false);
     }
   }
 }

@@ -25,8 +25,20 @@ public interface ServerConnection {
   /** The POJO schemas the client announced on this connection, to decode arguments with. */
   PeerSchemas peerSchemas();
 
-  /** Whether the server announced shutdown on this connection and refuses new calls. */
-  boolean isDraining();
+  /**
+   * Why this connection refuses new calls (the server is shutting down, or has too many
+   * connections), or {@code null} while it takes them.
+   */
+  String drainReason();
+
+  /** Counts a call in flight on this connection; false if that would pass the limit. */
+  boolean tryStartCall();
+
+  /** A call counted by {@link #tryStartCall()} has been answered (or dropped). */
+  void callFinished();
+
+  /** The limit {@link #tryStartCall()} enforces. */
+  int maxConcurrentCalls();
 
   /** The peer's address, for logs and messages. */
   String remoteAddress();

@@ -28,6 +28,12 @@ import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
 import java.io.IOException;
 import java.util.BitSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLException;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.rpcx.core.internal.transport.PrefaceHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,19 +50,27 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private final ServerTransport transport;
   private final RequestDispatcher dispatcher;
   private final int maxFrameSize;
+  private final int maxConcurrentCalls;
+  private final AtomicInteger callsInFlight = new AtomicInteger();
   private Channel channel;
   private WriteQueue writes;
   private String remoteAddress = "?";
-  private volatile boolean draining;
+  private volatile String drainReason;
   private boolean closing;
+  private boolean overConnectionLimit;
   /** Methods whose result schemas were sent on this connection (event loop only). */
   private final BitSet schemasSent = new BitSet();
   private final PeerSchemas peerSchemas = new PeerSchemas();
 
-  ServerConnectionHandler(ServerTransport transport, RequestDispatcher dispatcher, int maxFrameSize) {
+  ServerConnectionHandler(
+      ServerTransport transport,
+      RequestDispatcher dispatcher,
+      int maxFrameSize,
+      int maxConcurrentCalls) {
     this.transport = transport;
     this.dispatcher = dispatcher;
     this.maxFrameSize = maxFrameSize;
+    this.maxConcurrentCalls = maxConcurrentCalls;
   }
 
   @Override
@@ -64,7 +78,29 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     channel = ctx.channel();
     writes = new WriteQueue(channel, true);
     remoteAddress = String.valueOf(channel.remoteAddress());
-    transport.connectionOpened(this);
+    overConnectionLimit = !transport.connectionOpened(this);
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+    if (event == PrefaceHandler.HANDSHAKE_DONE && overConnectionLimit) {
+      // Refused only now, after the preface, so the client can read why.
+      logger.warn(
+          "Refusing connection from {}: {} connections are open (limit {})",
+          remoteAddress,
+          transport.connectionCount() - 1,
+          transport.maxConnections());
+      goAway(
+          StatusCode.RESOURCE_EXHAUSTED,
+          "the server has too many connections (limit " + transport.maxConnections() + ")");
+      channel.eventLoop().schedule(() -> channel.close(), 5, TimeUnit.SECONDS);
+    } else if (event instanceof IdleStateEvent
+        && ((IdleStateEvent) event).state() == IdleState.READER_IDLE
+        && callsInFlight.get() == 0) {
+      logger.debug("Closing connection from {}: idle", remoteAddress);
+      ctx.close();
+    }
+    super.userEventTriggered(ctx, event);
   }
 
   @Override
@@ -118,7 +154,15 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (cause instanceof FrameTooLargeException) {
+    if (closing) {
+      return;
+    }
+    SSLException tls = tlsFailure(cause);
+    if (tls != null) {
+      closing = true;
+      logger.warn("Closing connection from {}: TLS failed: {}", remoteAddress, tls.getMessage());
+      ctx.close();
+    } else if (cause instanceof FrameTooLargeException) {
       FrameTooLargeException tooLarge = (FrameTooLargeException) cause;
       closeForProtocolError(
           StatusCode.RESOURCE_EXHAUSTED,
@@ -209,9 +253,41 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     writes.enqueue(new FrameWrite(frame));
   }
 
+  private static SSLException tlsFailure(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof SSLException) {
+        return (SSLException) t;
+      }
+    }
+    return null;
+  }
+
   @Override
-  public boolean isDraining() {
-    return draining;
+  public String drainReason() {
+    return drainReason;
+  }
+
+  @Override
+  public boolean tryStartCall() {
+    while (true) {
+      int current = callsInFlight.get();
+      if (current >= maxConcurrentCalls) {
+        return false;
+      }
+      if (callsInFlight.compareAndSet(current, current + 1)) {
+        return true;
+      }
+    }
+  }
+
+  @Override
+  public void callFinished() {
+    callsInFlight.decrementAndGet();
+  }
+
+  @Override
+  public int maxConcurrentCalls() {
+    return maxConcurrentCalls;
   }
 
   @Override
@@ -232,12 +308,12 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     });
   }
 
-  /** Announces shutdown: sends GOAWAY and refuses new calls from now on. */
-  void goAway(String message) {
-    draining = true;
+  /** Sends GOAWAY and refuses new calls from now on, saying {@code reason}. */
+  void goAway(StatusCode code, String reason) {
+    drainReason = reason;
     channel.eventLoop().execute(() -> {
       if (channel.isActive() && !closing) {
-        channel.writeAndFlush(ControlFrames.goAway(channel.alloc(), StatusCode.OK, message));
+        channel.writeAndFlush(ControlFrames.goAway(channel.alloc(), code, reason));
       }
     });
   }

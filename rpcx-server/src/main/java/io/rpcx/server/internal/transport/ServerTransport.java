@@ -4,10 +4,16 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.rpcx.core.StatusCode;
+import io.rpcx.core.TlsConfig;
 import io.rpcx.core.internal.transport.FrameDecoder;
 import io.rpcx.core.internal.transport.PrefaceHandler;
+import io.rpcx.core.internal.transport.SslContexts;
 import io.rpcx.core.internal.transport.Transports;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import java.io.IOException;
@@ -16,34 +22,44 @@ import java.net.InetSocketAddress;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The server's network side: binds the listening socket, builds each connection's pipeline
- * (preface, framing, connection handler), and knows its open connections so that a shutdown can
- * announce itself to all of them.
+ * The server's network side: binds the listening socket, builds each connection's pipeline (TLS,
+ * preface, idle detection, framing, connection handler), and knows its open connections so that a
+ * shutdown can announce itself to all of them.
  */
 public final class ServerTransport {
+
+  /** The server builder's transport settings. */
+  public static final class Options {
+    public boolean allowNative = true;
+    public int ioThreads = 1;
+    public int maxFrameSize = 16 * 1024 * 1024;
+    public long prefaceTimeoutMillis = 10_000;
+    public int maxConnections = 10_000;
+    public int maxConcurrentCallsPerConnection = 10_000;
+    public long idleTimeoutMillis = 600_000;
+    public TlsConfig tls;
+  }
+
   private final Transports transport;
   private final EventLoopGroup acceptor;
   private final EventLoopGroup workers;
   private final RequestDispatcher dispatcher;
-  private final int maxFrameSize;
-  private final long prefaceTimeoutMillis;
+  private final Options options;
+  private final SslContext sslContext;
   private final Set<ServerConnectionHandler> connections = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger connectionCount = new AtomicInteger();
   private Channel listener;
 
-  public ServerTransport(
-      boolean allowNative,
-      int ioThreads,
-      RequestDispatcher dispatcher,
-      int maxFrameSize,
-      long prefaceTimeoutMillis) {
-    this.transport = Transports.choose(allowNative);
+  public ServerTransport(Options options, RequestDispatcher dispatcher) {
+    this.options = options;
+    this.sslContext = options.tls == null ? null : SslContexts.create(options.tls);
+    this.transport = Transports.choose(options.allowNative);
     this.acceptor = transport.newGroup(1, "rpcx-server-accept");
-    this.workers = transport.newGroup(ioThreads, "rpcx-server-io");
+    this.workers = transport.newGroup(options.ioThreads, "rpcx-server-io");
     this.dispatcher = dispatcher;
-    this.maxFrameSize = maxFrameSize;
-    this.prefaceTimeoutMillis = prefaceTimeoutMillis;
   }
 
   /** Binds and starts accepting; returns the bound address (with the real port if 0 was asked). */
@@ -59,14 +75,24 @@ public final class ServerTransport {
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel channel) {
-                    channel
-                        .pipeline()
-                        .addLast("preface", PrefaceHandler.forServer(prefaceTimeoutMillis))
-                        .addLast("frames", new FrameDecoder(maxFrameSize))
+                    ChannelPipeline pipeline = channel.pipeline();
+                    if (sslContext != null) {
+                      pipeline.addLast("tls", sslContext.newHandler(channel.alloc()));
+                    }
+                    pipeline
+                        .addLast("preface", PrefaceHandler.forServer(options.prefaceTimeoutMillis))
+                        .addLast(
+                            "idle",
+                            new IdleStateHandler(
+                                options.idleTimeoutMillis, 0, 0, TimeUnit.MILLISECONDS))
+                        .addLast("frames", new FrameDecoder(options.maxFrameSize))
                         .addLast(
                             "connection",
                             new ServerConnectionHandler(
-                                ServerTransport.this, dispatcher, maxFrameSize));
+                                ServerTransport.this,
+                                dispatcher,
+                                options.maxFrameSize,
+                                options.maxConcurrentCallsPerConnection));
                   }
                 });
     try {
@@ -79,20 +105,28 @@ public final class ServerTransport {
     return (InetSocketAddress) listener.localAddress();
   }
 
-  /** The transport in use: epoll or NIO. */
+  /** The transport in use: epoll or NIO, with TLS or not. */
   public String transportName() {
-    return transport.name().toLowerCase(java.util.Locale.ROOT);
+    return transport.name().toLowerCase(java.util.Locale.ROOT) + (sslContext != null ? ", TLS" : "");
   }
 
-  void connectionOpened(ServerConnectionHandler connection) {
+  /** Registers a new connection; false if it is over the connection limit. */
+  boolean connectionOpened(ServerConnectionHandler connection) {
     connections.add(connection);
+    return connectionCount.incrementAndGet() <= options.maxConnections;
   }
 
   void connectionClosed(ServerConnectionHandler connection) {
-    connections.remove(connection);
+    if (connections.remove(connection)) {
+      connectionCount.decrementAndGet();
+    }
     synchronized (connections) {
       connections.notifyAll();
     }
+  }
+
+  int maxConnections() {
+    return options.maxConnections;
   }
 
   /** Closes the listening socket: no new connections. */
@@ -105,7 +139,7 @@ public final class ServerTransport {
   /** Sends GOAWAY on every open connection; they refuse new calls from now on. */
   public void goAwayAll(String message) {
     for (ServerConnectionHandler connection : connections) {
-      connection.goAway(message);
+      connection.goAway(StatusCode.OK, message);
     }
   }
 
@@ -117,7 +151,8 @@ public final class ServerTransport {
         if (remaining <= 0) {
           return false;
         }
-        TimeUnit.NANOSECONDS.timedWait(connections, Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(50)));
+        TimeUnit.NANOSECONDS.timedWait(
+            connections, Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(50)));
       }
     }
     return true;
@@ -125,7 +160,7 @@ public final class ServerTransport {
 
   /** Number of open client connections. */
   public int connectionCount() {
-    return connections.size();
+    return connectionCount.get();
   }
 
   /** Closes every connection at once. */

@@ -1,0 +1,46 @@
+package io.rpcx.tests;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.slf4j.LoggerFactory;
+
+/** Captures everything RPCX logs, at every level, while open. */
+final class LogCapture implements AutoCloseable {
+  private final Logger logger = (Logger) LoggerFactory.getLogger("io.rpcx");
+  private final Level previous = logger.getLevel();
+  private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+  LogCapture() {
+    appender.start();
+    logger.addAppender(appender);
+    logger.setLevel(Level.ALL);
+  }
+
+  /** Formatted messages (with their exceptions' text) of the events at {@code level} or above. */
+  List<String> messages(Level level) {
+    return appender.list.stream()
+        .filter(event -> event.getLevel().isGreaterOrEqual(level))
+        .map(
+            event ->
+                event.getFormattedMessage()
+                    + (event.getThrowableProxy() == null
+                        ? ""
+                        : " " + event.getThrowableProxy().getMessage()))
+        .collect(Collectors.toList());
+  }
+
+  /** Everything logged, one line per event. */
+  String all() {
+    return String.join("\n", messages(Level.ALL));
+  }
+
+  @Override
+  public void close() {
+    logger.detachAppender(appender);
+    logger.setLevel(previous);
+  }
+}
