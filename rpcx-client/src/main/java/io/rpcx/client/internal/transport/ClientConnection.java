@@ -370,17 +370,30 @@ final class ClientConnection implements CallOwner {
     channel.close();
   }
 
+  /** The connection broke (reset, for example). */
+  void onIoFailure(IOException cause) {
+    closeWith(
+        handshakeDone
+            ? new UnavailableException(
+                "the connection to " + endpoint.address() + " failed: " + describe(cause), false, cause)
+            : notAnRpcxServer(describe(cause)));
+  }
+
+  private UnavailableException notAnRpcxServer(String what) {
+    return new UnavailableException(
+        endpoint.address() + " closed the connection before completing the RPCX handshake"
+            + (what == null ? "" : " (" + what + ")")
+            + " (is it an RPCX server? does it require TLS?)",
+        true,
+        null);
+  }
+
   void onInactive() {
     int previous = state;
     state = CLOSED;
     endpoint.detach(this);
     if (!handshakeDone && closeCause == null) {
-      closeCause =
-          new UnavailableException(
-              endpoint.address() + " closed the connection before completing the RPCX handshake"
-                  + " (is it an RPCX server? does it require TLS?)",
-              true,
-              null);
+      closeCause = notAnRpcxServer(null);
     }
     writes.start();
     if (pending.isEmpty()) {

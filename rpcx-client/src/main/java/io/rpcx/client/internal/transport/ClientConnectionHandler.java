@@ -119,9 +119,7 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
       protocolError("sent a malformed frame: " + cause.getMessage());
     } else if (cause instanceof IOException) {
       logger.debug("Connection to {} failed: {}", address, cause.toString());
-      connection.closeWith(
-          new UnavailableException(
-              "the connection to " + address + " failed: " + cause.getMessage(), false, cause));
+      connection.onIoFailure((IOException) cause);
     } else {
       logger.warn("Closing connection to {} after an unexpected error", address, cause);
       connection.closeWith(
@@ -144,7 +142,12 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
     while (!(tls instanceof SSLException) && tls.getCause() != null) {
       tls = tls.getCause();
     }
-    return ClientConnection.describe(tls);
+    String problem = ClientConnection.describe(tls);
+    if (problem.contains("bad_certificate") || problem.contains("certificate_required")) {
+      problem += " (the server requires a client certificate it trusts: mutual TLS needs"
+          + " TlsConfig.client().keyPair(...))";
+    }
+    return problem;
   }
 
   private void protocolError(String problem) {

@@ -1,0 +1,154 @@
+package io.rpcx.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rpcx.client.RpcxClient;
+import io.rpcx.core.RpcxException;
+import io.rpcx.core.UnavailableException;
+import io.rpcx.examples.api.OrderInfo;
+import io.rpcx.examples.api.OrderService;
+import io.rpcx.examples.api.Samples;
+import io.rpcx.examples.server.OrderServiceImpl;
+import io.rpcx.server.RpcxServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Through a proxy that slices, cuts and resets the stream: slicing causes no error at all, and a
+ * broken stream only ever fails calls as unavailable — never with a decoding error or a wrong
+ * value.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class FaultInjectionTest {
+  private RpcxServer server;
+  private FaultProxy proxy;
+  private RpcxClient client;
+
+  @BeforeEach
+  void start() throws Exception {
+    server =
+        RpcxServer.builder().bindAddress("127.0.0.1").service(new OrderServiceImpl()).build().start();
+    proxy = new FaultProxy(server.port());
+    client =
+        RpcxClient.builder()
+            .target("127.0.0.1", proxy.port())
+            .defaultTimeout(Duration.ofSeconds(20))
+            .reconnectBackoff(Duration.ofMillis(10), Duration.ofMillis(50))
+            .build();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    client.close();
+    proxy.close();
+    server.stop(Duration.ZERO);
+  }
+
+  /** Runs mixed calls from several threads; returns failures by exception class. */
+  private ConcurrentHashMap<String, AtomicInteger> run(int threads, int callsPerThread) throws Exception {
+    OrderService orders = client.create(OrderService.class);
+    List<OrderInfo> hundred = Samples.orders(100);
+    String large = Samples.text(100 * 1024);
+    ConcurrentHashMap<String, AtomicInteger> failures = new ConcurrentHashMap<>();
+    AtomicInteger wrong = new AtomicInteger();
+    List<CompletableFuture<Void>> workers = new ArrayList<>();
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      workers.add(
+          CompletableFuture.runAsync(
+              () -> {
+                for (int i = 0; i < callsPerThread; i++) {
+                  try {
+                    switch (i % 3) {
+                      case 0:
+                        String text = "t" + thread + "-" + i;
+                        if (!text.equals(orders.sendStr(text))) {
+                          wrong.incrementAndGet();
+                        }
+                        break;
+                      case 1:
+                        if (!hundred.equals(orders.loadOrders(hundred))) {
+                          wrong.incrementAndGet();
+                        }
+                        break;
+                      default:
+                        if (!large.equals(orders.sendStr(large))) {
+                          wrong.incrementAndGet();
+                        }
+                    }
+                  } catch (RpcxException e) {
+                    failures.computeIfAbsent(e.getClass().getSimpleName(), k -> new AtomicInteger())
+                        .incrementAndGet();
+                  }
+                }
+              },
+              pool));
+    }
+    try {
+      for (CompletableFuture<Void> worker : workers) {
+        worker.get(100, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(0, wrong.get(), "wrong values delivered");
+    return failures;
+  }
+
+  @Test
+  void slicingTheStreamIntoTinyPiecesCausesNoError() throws Exception {
+    proxy.slice(true);
+    ConcurrentHashMap<String, AtomicInteger> failures = run(4, 30);
+    assertTrue(failures.isEmpty(), "failures: " + failures);
+  }
+
+  @Test
+  void cuttingTheStreamFailsCallsOnlyAsUnavailable() throws Exception {
+    Random random = new Random(2024);
+    int unavailable = 0;
+    for (int round = 0; round < 8; round++) {
+      proxy.cutAfter(100 + random.nextInt(300_000));
+      ConcurrentHashMap<String, AtomicInteger> failures = run(3, 12);
+      failures.keySet().forEach(
+          type -> assertEquals(UnavailableException.class.getSimpleName(), type, "failures: " + failures));
+      unavailable += failures.getOrDefault("UnavailableException", new AtomicInteger()).get();
+      proxy.cutAfter(Long.MAX_VALUE / 2);
+    }
+    assertTrue(unavailable > 0, "the cuts failed some calls");
+    ConcurrentHashMap<String, AtomicInteger> afterwards = run(2, 6);
+    assertTrue(afterwards.isEmpty(), "the client recovers: " + afterwards);
+  }
+
+  @Test
+  void resettingConnectionsFailsCallsOnlyAsUnavailable() throws Exception {
+    CompletableFuture<ConcurrentHashMap<String, AtomicInteger>> running =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return run(3, 60);
+              } catch (Exception e) {
+                throw new AssertionError(e);
+              }
+            });
+    for (int i = 0; i < 5 && !running.isDone(); i++) {
+      Thread.sleep(100); // let calls get under way between resets
+      proxy.resetAll();
+    }
+    ConcurrentHashMap<String, AtomicInteger> failures = running.get(100, TimeUnit.SECONDS);
+    failures.keySet().forEach(
+        type -> assertEquals(UnavailableException.class.getSimpleName(), type, "failures: " + failures));
+    assertTrue(!failures.isEmpty(), "the resets failed some calls");
+  }
+}
