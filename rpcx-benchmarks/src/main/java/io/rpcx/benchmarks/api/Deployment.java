@@ -21,7 +21,9 @@ public final class Deployment implements AutoCloseable {
     this.client = client;
   }
 
-  /** Starts {@code system}'s server, then connects its client; on failure closes what it started. */
+  /**
+   * Starts {@code system}'s server, then connects its client; on failure closes what it started.
+   */
   public static Deployment start(BenchmarkSystem system) throws Exception {
     BenchmarkServer server = system.startServer();
     try {

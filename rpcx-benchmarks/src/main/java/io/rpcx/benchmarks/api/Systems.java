@@ -53,11 +53,17 @@ public final class Systems {
   public static BenchmarkSystem get(String name) {
     BenchmarkSystem system = SYSTEMS.get(name);
     if (system == null) {
-      String hint = RPCX.equals(name)
-          ? " (the RPCX adapter is not wired in yet: see src/rpcx-pending/README.md)"
-          : "";
+      String hint =
+          RPCX.equals(name)
+              ? " (the RPCX adapter is not wired in yet: see src/rpcx-pending/README.md)"
+              : "";
       throw new IllegalArgumentException(
-          "unknown system '" + name + "'" + hint + "; registered: " + String.join(", ", SYSTEMS.keySet()));
+          "unknown system '"
+              + name
+              + "'"
+              + hint
+              + "; registered: "
+              + String.join(", ", SYSTEMS.keySet()));
     }
     return system;
   }

@@ -14,7 +14,10 @@ public final class Versions {
 
   private Versions() {}
 
-  /** The version of {@code library} ({@code grpc}, {@code dubbo}, {@code feign}, ...), or "?" if unknown. */
+  /**
+   * The version of {@code library} ({@code grpc}, {@code dubbo}, {@code feign}, ...), or "?" if
+   * unknown.
+   */
   public static String get(String library) {
     return VERSIONS.getProperty(library, "?");
   }

@@ -9,8 +9,8 @@ import java.util.function.Supplier;
 
 /**
  * What one benchmark operation sends: the payloads of seeds 002 and 004 and the CRUD mix of seed
- * 001. Each operation is exactly one remote call, and its reply is checked cheaply (size, id, flag),
- * so a system that silently drops data fails instead of looking fast.
+ * 001. Each operation is exactly one remote call, and its reply is checked cheaply (size, id,
+ * flag), so a system that silently drops data fails instead of looking fast.
  *
  * <p>Payloads are built once per workload and shared read-only by all threads.
  */
@@ -106,7 +106,8 @@ public enum Workload {
         OrderInfo order = (OrderInfo) p;
         return client -> {
           OrderInfo reply = client.loadOrder(order);
-          if (reply.getOrderId() != order.getOrderId() || reply.getItems().size() != order.getItems().size()) {
+          if (reply.getOrderId() != order.getOrderId()
+              || reply.getItems().size() != order.getItems().size()) {
             throw new IllegalStateException("loadOrder returned a different order: " + reply);
           }
           return reply;
@@ -124,7 +125,8 @@ public enum Workload {
 
   private static Object expectLength(int actual, int expected) {
     if (actual != expected) {
-      throw new IllegalStateException("echo returned " + actual + " elements, expected " + expected);
+      throw new IllegalStateException(
+          "echo returned " + actual + " elements, expected " + expected);
     }
     return actual;
   }

@@ -25,14 +25,14 @@ import org.apache.dubbo.rpc.model.FrameworkModel;
 
 /**
  * Apache Dubbo 3.3 with its classic {@code dubbo} protocol over Netty 4, hessian2 serialization, no
- * registry ({@code N/A}) and a direct connection from the consumer to {@code dubbo://127.0.0.1:port},
- * QoS off.
+ * registry ({@code N/A}) and a direct connection from the consumer to {@code
+ * dubbo://127.0.0.1:port}, QoS off.
  *
- * <p>Server: the provider's default threading (dispatcher {@code all}, a fixed pool of 200 threads).
- * Client: one reference whose calls share Dubbo's single default connection, 60 s timeout and no
- * retries, so a failure shows instead of being retried away. Provider and consumer each get their
- * own {@link FrameworkModel}, which keeps them as separate as two processes (no in-JVM shortcut:
- * the service is also exported with scope {@code remote} only).
+ * <p>Server: the provider's default threading (dispatcher {@code all}, a fixed pool of 200
+ * threads). Client: one reference whose calls share Dubbo's single default connection, 60 s timeout
+ * and no retries, so a failure shows instead of being retried away. Provider and consumer each get
+ * their own {@link FrameworkModel}, which keeps them as separate as two processes (no in-JVM
+ * shortcut: the service is also exported with scope {@code remote} only).
  *
  * <p><b>Staying on loopback.</b> Dubbo 3.3 treats every host starting with {@code 127.} as "no host
  * configured": it then binds the server to {@code 0.0.0.0} and looks for "the machine's address" by
@@ -40,14 +40,15 @@ import org.apache.dubbo.rpc.model.FrameworkModel;
  * the interface's address; {@code DUBBO_IP_TO_BIND=127.0.0.1} is rejected outright. So:
  *
  * <ul>
- *   <li>the provider's host is {@value #LOOPBACK_AS_NUMBER}, which is 127.0.0.1 written as one 32-bit
- *       number (the {@code inet_aton} form that {@link InetAddress} accepts): Dubbo takes it as a
- *       real address and binds (and advertises) exactly 127.0.0.1;
+ *   <li>the provider's host is {@value #LOOPBACK_AS_NUMBER}, which is 127.0.0.1 written as one
+ *       32-bit number (the {@code inet_aton} form that {@link InetAddress} accepts): Dubbo takes it
+ *       as a real address and binds (and advertises) exactly 127.0.0.1;
  *   <li>Dubbo's cached "local address" ({@code NetUtils.LOCAL_ADDRESS} and {@code HOST_ADDRESS}) is
- *       set to 127.0.0.1 (and its IPv6 counterpart to "none") before Dubbo first looks it up, and {@code dubbo.network.interface.ignored=.*}
- *       hides every interface from its discovery, so no interface is ever probed. The cache has to be
- *       set: Dubbo does not cache a failed discovery and would repeat it, with a warning, on every
- *       call (its profiler filter asks for the local host per request).
+ *       set to 127.0.0.1 (and its IPv6 counterpart to "none") before Dubbo first looks it up, and
+ *       {@code dubbo.network.interface.ignored=.*} hides every interface from its discovery, so no
+ *       interface is ever probed. The cache has to be set: Dubbo does not cache a failed discovery
+ *       and would repeat it, with a warning, on every call (its profiler filter asks for the local
+ *       host per request).
  * </ul>
  *
  * <p>The consumer connects to 127.0.0.1 directly, so all traffic, including the one TCP connection,
@@ -56,7 +57,9 @@ import org.apache.dubbo.rpc.model.FrameworkModel;
 public final class DubboSystem implements BenchmarkSystem {
   /** 127.0.0.1 as the single number 0x7F000001; see the class comment. */
   static final String LOOPBACK_AS_NUMBER = "2130706433";
+
   private static final int TIMEOUT_MILLIS = 60_000;
+  private static final int SHUTDOWN_WAIT_MILLIS = 1_000;
 
   static {
     // Dubbo otherwise probes for a logging framework and says so on stdout.
@@ -72,7 +75,10 @@ public final class DubboSystem implements BenchmarkSystem {
 
   @Override
   public String description() {
-    return "Apache Dubbo " + Versions.get("dubbo") + ", dubbo protocol over Netty " + Versions.get("netty")
+    return "Apache Dubbo "
+        + Versions.get("dubbo")
+        + ", dubbo protocol over Netty "
+        + Versions.get("netty")
         + ", hessian2, fixed pool of 200 server threads, one shared connection, no registry";
   }
 
@@ -98,7 +104,8 @@ public final class DubboSystem implements BenchmarkSystem {
       service.setRef(new BenchmarkServiceImpl());
       service.setScope("remote");
 
-      bootstrap.application(application("rpcx-bench-dubbo-provider"))
+      bootstrap
+          .application(application("rpcx-bench-dubbo-provider"))
           .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE))
           .protocol(protocol)
           .service(service)
@@ -135,7 +142,8 @@ public final class DubboSystem implements BenchmarkSystem {
       reference.setRetries(0);
       reference.setCheck(true);
 
-      bootstrap.application(application("rpcx-bench-dubbo-consumer"))
+      bootstrap
+          .application(application("rpcx-bench-dubbo-consumer"))
           .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE))
           .reference(reference)
           .start();
@@ -150,6 +158,9 @@ public final class DubboSystem implements BenchmarkSystem {
     ApplicationConfig app = new ApplicationConfig(name);
     app.setQosEnable(false);
     app.setEnableFileCache(false);
+    // Graceful shutdown waits for in-flight calls; there are none when a trial ends, and the
+    // default (10 s) made every server stop take over 5 s.
+    app.setShutwait(Integer.toString(SHUTDOWN_WAIT_MILLIS));
     return app;
   }
 
@@ -162,8 +173,10 @@ public final class DubboSystem implements BenchmarkSystem {
       setStatic("HOST_ADDRESS_V6", "");
     } catch (ReflectiveOperationException | IOException e) {
       throw new IllegalStateException(
-          "cannot pin Dubbo's local address to 127.0.0.1 (NetUtils changed in Dubbo " + Versions.get("dubbo")
-              + "?); refusing to let Dubbo probe network interfaces", e);
+          "cannot pin Dubbo's local address to 127.0.0.1 (NetUtils changed in Dubbo "
+              + Versions.get("dubbo")
+              + "?); refusing to let Dubbo probe network interfaces",
+          e);
     }
   }
 
@@ -234,6 +247,13 @@ public final class DubboSystem implements BenchmarkSystem {
     @Override
     public void close() {
       bootstrap.destroy();
+      // Closing the connection queues a "disconnected" event on Dubbo's executor; destroying the
+      // framework before it runs makes Dubbo log "ExtensionDirector is destroyed". Let it run.
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       framework.destroy();
     }
   }

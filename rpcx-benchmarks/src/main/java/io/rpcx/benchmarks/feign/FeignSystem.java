@@ -51,9 +51,17 @@ public final class FeignSystem implements BenchmarkSystem {
 
   @Override
   public String description() {
-    return "OpenFeign " + Versions.get("feign") + " + Apache HttpClient " + Versions.get("httpclient5")
-        + " (pool of " + MAX_CONNECTIONS + "), HTTP/1.1 JSON (Jackson " + Versions.get("jackson")
-        + ") to Jetty " + Versions.get("jetty") + " (default pool, max 200 threads)";
+    return "OpenFeign "
+        + Versions.get("feign")
+        + " + Apache HttpClient "
+        + Versions.get("httpclient5")
+        + " (pool of "
+        + MAX_CONNECTIONS
+        + "), HTTP/1.1 JSON (Jackson "
+        + Versions.get("jackson")
+        + ") to Jetty "
+        + Versions.get("jetty")
+        + " (default pool, max 200 threads)";
   }
 
   @Override
@@ -91,28 +99,30 @@ public final class FeignSystem implements BenchmarkSystem {
 
   @Override
   public BenchmarkClient connect(int port) {
-    PoolingHttpClientConnectionManager connections = PoolingHttpClientConnectionManagerBuilder.create()
-        .setMaxConnTotal(MAX_CONNECTIONS)
-        .setMaxConnPerRoute(MAX_CONNECTIONS)
-        .setDefaultConnectionConfig(ConnectionConfig.custom()
-            .setConnectTimeout(Timeout.ofSeconds(5))
-            .setSocketTimeout(Timeout.ofSeconds(TIMEOUT_SECONDS))
-            .setValidateAfterInactivity(TimeValue.ofSeconds(2))
-            .build())
-        .build();
-    CloseableHttpClient http = HttpClients.custom()
-        .setConnectionManager(connections)
-        .disableAutomaticRetries()
-        .build();
+    PoolingHttpClientConnectionManager connections =
+        PoolingHttpClientConnectionManagerBuilder.create()
+            .setMaxConnTotal(MAX_CONNECTIONS)
+            .setMaxConnPerRoute(MAX_CONNECTIONS)
+            .setDefaultConnectionConfig(
+                ConnectionConfig.custom()
+                    .setConnectTimeout(Timeout.ofSeconds(5))
+                    .setSocketTimeout(Timeout.ofSeconds(TIMEOUT_SECONDS))
+                    .setValidateAfterInactivity(TimeValue.ofSeconds(2))
+                    .build())
+            .build();
+    CloseableHttpClient http =
+        HttpClients.custom().setConnectionManager(connections).disableAutomaticRetries().build();
     BinaryOrJsonCodec codec = new BinaryOrJsonCodec(new ObjectMapper());
-    FeignBenchApi api = Feign.builder()
-        .client(new ApacheHttp5Client(http))
-        .encoder(codec)
-        .decoder(codec)
-        .dismiss404()
-        .retryer(Retryer.NEVER_RETRY)
-        .options(new Request.Options(5, TimeUnit.SECONDS, TIMEOUT_SECONDS, TimeUnit.SECONDS, true))
-        .target(FeignBenchApi.class, "http://127.0.0.1:" + port);
+    FeignBenchApi api =
+        Feign.builder()
+            .client(new ApacheHttp5Client(http))
+            .encoder(codec)
+            .decoder(codec)
+            .dismiss404()
+            .retryer(Retryer.NEVER_RETRY)
+            .options(
+                new Request.Options(5, TimeUnit.SECONDS, TIMEOUT_SECONDS, TimeUnit.SECONDS, true))
+            .target(FeignBenchApi.class, "http://127.0.0.1:" + port);
     return new Client(api, http);
   }
 

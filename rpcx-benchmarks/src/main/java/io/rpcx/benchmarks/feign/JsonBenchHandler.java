@@ -63,10 +63,13 @@ final class JsonBenchHandler extends Handler.Abstract {
         long id = Long.parseLong(path.substring(MESSAGES.length()));
         switch (method) {
           case "PUT":
-            return json(response, callback, logic.update(id, mapper.readValue(body, Message.class)));
+            return json(
+                response, callback, logic.update(id, mapper.readValue(body, Message.class)));
           case "GET":
             Message found = logic.findById(id);
-            return found == null ? status(response, callback, HttpStatus.NOT_FOUND_404) : json(response, callback, found);
+            return found == null
+                ? status(response, callback, HttpStatus.NOT_FOUND_404)
+                : json(response, callback, found);
           case "DELETE":
             return json(response, callback, logic.remove(id));
           default:

@@ -67,9 +67,10 @@ final class GrpcBenchService extends BenchGrpc.BenchImplBase {
   @Override
   public void findById(MessageId request, StreamObserver<FindReply> reply) {
     Message found = logic.findById(request.getId());
-    reply.onNext(found == null
-        ? NOT_FOUND
-        : FindReply.newBuilder().setFound(true).setMessage(ProtoMapper.toProto(found)).build());
+    reply.onNext(
+        found == null
+            ? NOT_FOUND
+            : FindReply.newBuilder().setFound(true).setMessage(ProtoMapper.toProto(found)).build());
     reply.onCompleted();
   }
 

@@ -46,7 +46,10 @@ public final class GrpcSystem implements BenchmarkSystem {
 
   @Override
   public String description() {
-    return "grpc-java " + Versions.get("grpc") + ", HTTP/2 over grpc-netty-shaded, protobuf " + Versions.get("protobuf")
+    return "grpc-java "
+        + Versions.get("grpc")
+        + ", HTTP/2 over grpc-netty-shaded, protobuf "
+        + Versions.get("protobuf")
         + ", default server executor, one channel, blocking stub";
   }
 
@@ -57,11 +60,11 @@ public final class GrpcSystem implements BenchmarkSystem {
 
   @Override
   public BenchmarkServer startServer() throws Exception {
-    Server server = NettyServerBuilder
-        .forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
-        .addService(new GrpcBenchService())
-        .build()
-        .start();
+    Server server =
+        NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+            .addService(new GrpcBenchService())
+            .build()
+            .start();
     return new BenchmarkServer() {
       @Override
       public int port() {
@@ -85,10 +88,11 @@ public final class GrpcSystem implements BenchmarkSystem {
 
   @Override
   public BenchmarkClient connect(int port) {
-    ManagedChannel channel = NettyChannelBuilder
-        .forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
-        .usePlaintext()
-        .build();
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
+            .usePlaintext()
+            .build();
     return new Client(channel);
   }
 
@@ -121,7 +125,8 @@ public final class GrpcSystem implements BenchmarkSystem {
     public byte[] echoBytes(byte[] data) {
       // copyFrom and toByteArray copy, as a user holding a byte[] has to.
       return stub.echoBytes(Blob.newBuilder().setValue(ByteString.copyFrom(data)).build())
-          .getValue().toByteArray();
+          .getValue()
+          .toByteArray();
     }
 
     @Override
@@ -131,7 +136,8 @@ public final class GrpcSystem implements BenchmarkSystem {
 
     @Override
     public boolean update(long id, Message message) {
-      return stub.update(UpdateRequest.newBuilder().setId(id).setMessage(ProtoMapper.toProto(message)).build())
+      return stub.update(
+              UpdateRequest.newBuilder().setId(id).setMessage(ProtoMapper.toProto(message)).build())
           .getOk();
     }
 

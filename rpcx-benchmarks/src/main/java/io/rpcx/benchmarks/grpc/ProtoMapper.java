@@ -13,9 +13,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
- * Copies the benchmark POJOs to and from their generated protobuf messages, field for field. This is
- * the code a gRPC user whose domain model is POJOs writes by hand, and its cost is part of what the
- * gRPC client is measured for. Stateless and thread-safe.
+ * Copies the benchmark POJOs to and from their generated protobuf messages, field for field. This
+ * is the code a gRPC user whose domain model is POJOs writes by hand, and its cost is part of what
+ * the gRPC client is measured for. Stateless and thread-safe.
  */
 final class ProtoMapper {
   private static final Status[] TO_PROTO = new Status[OrderStatus.values().length];
@@ -32,22 +32,24 @@ final class ProtoMapper {
   private ProtoMapper() {}
 
   static Order toProto(OrderInfo order) {
-    Order.Builder b = Order.newBuilder()
-        .setBillNumber(order.getBillNumber())
-        .setOrderId(order.getOrderId())
-        .setCustomer(order.getCustomer())
-        .setCreatedAtMillis(order.getCreatedAtMillis())
-        .setAmount(order.getAmount())
-        .setStatus(TO_PROTO[order.getStatus().ordinal()])
-        .setPaid(order.isPaid())
-        .addAllTags(order.getTags())
-        .putAllAttributes(order.getAttributes());
+    Order.Builder b =
+        Order.newBuilder()
+            .setBillNumber(order.getBillNumber())
+            .setOrderId(order.getOrderId())
+            .setCustomer(order.getCustomer())
+            .setCreatedAtMillis(order.getCreatedAtMillis())
+            .setAmount(order.getAmount())
+            .setStatus(TO_PROTO[order.getStatus().ordinal()])
+            .setPaid(order.isPaid())
+            .addAllTags(order.getTags())
+            .putAllAttributes(order.getAttributes());
     for (OrderItem item : order.getItems()) {
-      b.addItems(io.rpcx.benchmarks.grpc.proto.OrderItem.newBuilder()
-          .setSku(item.getSku())
-          .setName(item.getName())
-          .setQuantity(item.getQuantity())
-          .setUnitPrice(item.getUnitPrice()));
+      b.addItems(
+          io.rpcx.benchmarks.grpc.proto.OrderItem.newBuilder()
+              .setSku(item.getSku())
+              .setName(item.getName())
+              .setQuantity(item.getQuantity())
+              .setUnitPrice(item.getUnitPrice()));
     }
     return b.build();
   }
@@ -63,7 +65,8 @@ final class ProtoMapper {
     order.setPaid(proto.getPaid());
     List<OrderItem> items = new ArrayList<>(proto.getItemsCount());
     for (io.rpcx.benchmarks.grpc.proto.OrderItem item : proto.getItemsList()) {
-      items.add(new OrderItem(item.getSku(), item.getName(), item.getQuantity(), item.getUnitPrice()));
+      items.add(
+          new OrderItem(item.getSku(), item.getName(), item.getQuantity(), item.getUnitPrice()));
     }
     order.setItems(items);
     order.setTags(new ArrayList<>(proto.getTagsList()));

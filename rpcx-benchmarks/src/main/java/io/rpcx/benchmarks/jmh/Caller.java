@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.State;
 public class Caller {
   Workload.Call call;
 
+  /** Builds this thread's call for the trial's workload. */
   @Setup(Level.Trial)
   public void prepare(Target target) {
     call = Workload.byId(target.workload).newCall();

@@ -8,16 +8,18 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The benchmark operations: one remote call of the trial's workload on the trial's system, at 1, 32
- * and 128 client threads (JMH cannot take the thread count as a parameter, so there is one method per
- * count). The subclasses choose the mode: {@link ThroughputBenchmark} (ops/s) and {@link
+ * and 128 client threads (JMH cannot take the thread count as a parameter, so there is one method
+ * per count). The subclasses choose the mode: {@link ThroughputBenchmark} (ops/s) and {@link
  * LatencyBenchmark} (sampled latency with percentiles).
  *
- * <p>Each call's reply is checked (see {@link io.rpcx.benchmarks.api.Workload}), and returned so JMH
- * consumes it.
+ * <p>Each call's reply is checked (see {@link io.rpcx.benchmarks.api.Workload}), and returned so
+ * JMH consumes it.
  */
-@Warmup(iterations = 3, time = 5)
+@Warmup(iterations = 5, time = 5)
 @Measurement(iterations = 5, time = 5)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public abstract class RpcBenchmark {
 
   @Benchmark

@@ -13,8 +13,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The system under test for one JMH trial: its server and client are started once before the
- * trial and closed after it, and all benchmark threads share the client.
+ * The system under test for one JMH trial: its server and client are started once before the trial
+ * and closed after it, and all benchmark threads share the client.
  *
  * <p>{@code system} and {@code workload} are JMH parameters: override them with {@code -p
  * system=grpc,netty -p workload=echo16}. Adding RPCX later means adding {@code "rpcx"} to the
@@ -34,13 +34,17 @@ public class Target {
   private Deployment deployment;
   BenchmarkClient client;
 
+  /** Starts the system's server and client; refuses a workload the system cannot carry. */
   @Setup(Level.Trial)
   public void start() throws Exception {
     BenchmarkSystem s = Systems.get(system);
     Workload w = Workload.byId(workload);
     if (!s.supports(w)) {
       throw new UnsupportedOperationException(
-          system + " does not support workload '" + workload + "' (raw Netty carries strings and bytes only);"
+          system
+              + " does not support workload '"
+              + workload
+              + "' (raw Netty carries strings and bytes only);"
               + " leave this combination out with -p system=...");
     }
     deployment = Deployment.start(s);
@@ -49,6 +53,7 @@ public class Target {
     w.newCall().invoke(client);
   }
 
+  /** Closes the client and the server. */
   @TearDown(Level.Trial)
   public void stop() {
     if (deployment != null) {

@@ -19,7 +19,9 @@ public class Message implements Serializable {
   /** An empty message, for deserializers. */
   public Message() {}
 
-  /** A message with every field set; {@code id} is 0 for a message the server has not stored yet. */
+  /**
+   * A message with every field set; {@code id} is 0 for a message the server has not stored yet.
+   */
   public Message(long id, String text, long createdAtMillis) {
     this.id = id;
     this.text = text;

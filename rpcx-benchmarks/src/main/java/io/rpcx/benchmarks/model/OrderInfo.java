@@ -9,12 +9,13 @@ import java.util.Objects;
 
 /**
  * The "single POJO with nested collections" of the Dubbo protocol comparison (seed 004): an order
- * with scalar fields, an enum, a list of {@link OrderItem}s, a list of tags and a map of attributes.
+ * with scalar fields, an enum, a list of {@link OrderItem}s, a list of tags and a map of
+ * attributes.
  *
  * <p>Only types that every benchmarked system maps the same way are used: strings, {@code long},
  * {@code int}, {@code double}, {@code boolean}, an enum, {@code List} and {@code Map<String,
- * String>}; no {@code BigDecimal} or {@code java.time} types, whose encodings differ between Hessian,
- * Jackson and protobuf. Times are epoch milliseconds.
+ * String>}; no {@code BigDecimal} or {@code java.time} types, whose encodings differ between
+ * Hessian, Jackson and protobuf. Times are epoch milliseconds.
  *
  * <p>A mutable bean, {@link Serializable} for Hessian. Collections are never {@code null} after
  * construction; setters copy nothing (deserializers hand over their own lists). Not thread-safe.
@@ -140,11 +141,26 @@ public class OrderInfo implements Serializable {
   @Override
   public int hashCode() {
     return Objects.hash(
-        billNumber, orderId, customer, createdAtMillis, amount, status, paid, items, tags, attributes);
+        billNumber,
+        orderId,
+        customer,
+        createdAtMillis,
+        amount,
+        status,
+        paid,
+        items,
+        tags,
+        attributes);
   }
 
   @Override
   public String toString() {
-    return "OrderInfo{billNumber=" + billNumber + ", orderId=" + orderId + ", items=" + items.size() + '}';
+    return "OrderInfo{billNumber="
+        + billNumber
+        + ", orderId="
+        + orderId
+        + ", items="
+        + items.size()
+        + '}';
   }
 }

@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * Builds the deterministic payloads of the workloads: orders (seed 004), ASCII strings of a given
- * size (seeds 002 and 004) and binary blobs (seed 002). The same arguments always give equal values,
- * so every system is measured on exactly the same data.
+ * size (seeds 002 and 004) and binary blobs (seed 002). The same arguments always give equal
+ * values, so every system is measured on exactly the same data.
  *
  * <p>Stateless and thread-safe. Each call builds a new value.
  */
@@ -17,10 +17,13 @@ public final class Payloads {
 
   /** Length of the small echo string: 16 ASCII characters, 16 bytes in UTF-8. */
   public static final int SMALL_STRING = 16;
+
   /** One kibibyte. */
   public static final int KIB = 1024;
+
   /** One mebibyte. */
   public static final int MIB = 1024 * 1024;
+
   /** Number of orders in the "list of orders" workload. */
   public static final int ORDER_LIST_SIZE = 100;
 
@@ -37,8 +40,8 @@ public final class Payloads {
   private Payloads() {}
 
   /**
-   * Order number {@code seq}: 5 items, 3 tags and 4 attributes, about 600 bytes in protobuf and
-   * 900 in JSON.
+   * Order number {@code seq}: 5 items, 3 tags and 4 attributes, about 600 bytes in protobuf and 900
+   * in JSON.
    */
   public static OrderInfo order(int seq) {
     OrderInfo order = new OrderInfo();
@@ -55,7 +58,12 @@ public final class Payloads {
       int product = (seq + i) % PRODUCTS.length;
       int quantity = 1 + (seq + i) % 4;
       double unitPrice = 9.99 + product * 12.5;
-      items.add(new OrderItem(String.format("SKU-%05d-%d", product * 37, i), PRODUCTS[product], quantity, unitPrice));
+      items.add(
+          new OrderItem(
+              String.format("SKU-%05d-%d", product * 37, i),
+              PRODUCTS[product],
+              quantity,
+              unitPrice));
       amount += quantity * unitPrice;
     }
     order.setItems(items);
@@ -86,8 +94,8 @@ public final class Payloads {
   }
 
   /**
-   * A string of {@code length} printable ASCII characters (so {@code length} bytes in UTF-8, with no
-   * long runs a transport could compress).
+   * A string of {@code length} printable ASCII characters (so {@code length} bytes in UTF-8, with
+   * no long runs a transport could compress).
    */
   public static String text(int length) {
     if (length < 0) {

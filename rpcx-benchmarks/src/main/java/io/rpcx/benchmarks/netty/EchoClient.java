@@ -45,21 +45,27 @@ final class EchoClient implements AutoCloseable {
   private final Channel channel;
 
   EchoClient(int port) throws InterruptedException {
-    Bootstrap bootstrap = new Bootstrap()
-        .group(group)
-        .channel(NettyTransport.socketChannel())
-        .option(ChannelOption.TCP_NODELAY, true)
-        .handler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            ch.pipeline()
-                .addLast(new LengthFieldBasedFrameDecoder(EchoServer.MAX_FRAME, 0, 4, 0, 4))
-                .addLast(new LengthFieldPrepender(4))
-                .addLast(new ReplyHandler());
-          }
-        });
+    Bootstrap bootstrap =
+        new Bootstrap()
+            .group(group)
+            .channel(NettyTransport.socketChannel())
+            .option(ChannelOption.TCP_NODELAY, true)
+            .handler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    ch.pipeline()
+                        .addLast(new LengthFieldBasedFrameDecoder(EchoServer.MAX_FRAME, 0, 4, 0, 4))
+                        .addLast(new LengthFieldPrepender(4))
+                        .addLast(new ReplyHandler());
+                  }
+                });
     try {
-      channel = bootstrap.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port)).sync().channel();
+      channel =
+          bootstrap
+              .connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
+              .sync()
+              .channel();
     } catch (InterruptedException | RuntimeException e) {
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       throw e;
@@ -82,23 +88,27 @@ final class EchoClient implements AutoCloseable {
     return call(request);
   }
 
-  /** Stamps a new id into the first 4 bytes of {@code request}, sends it and waits for the reply. */
+  /**
+   * Stamps a new id into the first 4 bytes of {@code request}, sends it and waits for the reply.
+   */
   private byte[] call(ByteBuf request) {
     int id = ids.incrementAndGet();
     request.setInt(0, id);
     CompletableFuture<byte[]> reply = new CompletableFuture<>();
     pending.put(id, reply);
     ChannelFuture write = channel.writeAndFlush(request);
-    write.addListener(f -> {
-      if (!f.isSuccess()) {
-        fail(id, f.cause());
-      }
-    });
+    write.addListener(
+        f -> {
+          if (!f.isSuccess()) {
+            fail(id, f.cause());
+          }
+        });
     try {
       return reply.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
       pending.remove(id);
-      throw new IllegalStateException("no reply to call " + id + " within " + TIMEOUT_SECONDS + " s", e);
+      throw new IllegalStateException(
+          "no reply to call " + id + " within " + TIMEOUT_SECONDS + " s", e);
     } catch (ExecutionException e) {
       throw new IllegalStateException("call " + id + " failed: " + e.getCause(), e.getCause());
     } catch (InterruptedException e) {
@@ -121,7 +131,9 @@ final class EchoClient implements AutoCloseable {
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }
 
-  /** Completes the pending call each reply belongs to; fails them all when the connection closes. */
+  /**
+   * Completes the pending call each reply belongs to; fails them all when the connection closes.
+   */
   private final class ReplyHandler extends SimpleChannelInboundHandler<ByteBuf> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {

@@ -31,26 +31,35 @@ final class EchoServer implements BenchmarkServer {
   private final Channel channel;
 
   EchoServer() throws InterruptedException {
-    ServerBootstrap bootstrap = new ServerBootstrap()
-        .group(boss, workers)
-        .channel(NettyTransport.serverSocketChannel())
-        .childOption(ChannelOption.TCP_NODELAY, true)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            LengthFieldBasedFrameDecoder frames = new LengthFieldBasedFrameDecoder(MAX_FRAME, 0, 4, 0, 4);
-            // Echoed frames are slices of the cumulation buffer that stay alive until written; with
-            // the default merging cumulator every read then copies the whole shared cumulation
-            // (quadratic with 1 MiB frames from many threads: 34 instead of ~550 calls/s).
-            frames.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
-            ch.pipeline()
-                .addLast(frames)
-                .addLast(new LengthFieldPrepender(4))
-                .addLast(Echo.INSTANCE);
-          }
-        });
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(boss, workers)
+            .channel(NettyTransport.serverSocketChannel())
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    LengthFieldBasedFrameDecoder frames =
+                        new LengthFieldBasedFrameDecoder(MAX_FRAME, 0, 4, 0, 4);
+                    // Echoed frames are slices of the cumulation buffer that stay alive until
+                    // written; with
+                    // the default merging cumulator every read then copies the whole shared
+                    // cumulation
+                    // (quadratic with 1 MiB frames from many threads: 34 instead of ~550 calls/s).
+                    frames.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
+                    ch.pipeline()
+                        .addLast(frames)
+                        .addLast(new LengthFieldPrepender(4))
+                        .addLast(Echo.INSTANCE);
+                  }
+                });
     try {
-      channel = bootstrap.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+      channel =
+          bootstrap
+              .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+              .sync()
+              .channel();
     } catch (InterruptedException | RuntimeException e) {
       shutdown();
       throw e;

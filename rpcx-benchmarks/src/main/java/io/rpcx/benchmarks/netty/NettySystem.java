@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * Raw Netty: a length-prefixed echo server on the event loop ({@link EchoServer}) and a client with
  * request-id correlation over one connection ({@link EchoClient}). No serialization framework, no
- * service dispatch, no thread hand-off: the ceiling any framed RPC in Java can reach on this machine.
+ * service dispatch, no thread hand-off: the ceiling any framed RPC in Java can reach on this
+ * machine.
  *
  * <p>It carries strings (as UTF-8) and bytes only; the POJO workloads are not applicable and its
  * client throws {@link UnsupportedOperationException} for them.
@@ -26,7 +27,10 @@ public final class NettySystem implements BenchmarkSystem {
 
   @Override
   public String description() {
-    return "raw Netty " + Versions.get("netty") + " (" + (NettyTransport.EPOLL ? "epoll" : "NIO")
+    return "raw Netty "
+        + Versions.get("netty")
+        + " ("
+        + (NettyTransport.EPOLL ? "epoll" : "NIO")
         + "), length-prefixed echo on the event loop, one connection, int request ids";
   }
 

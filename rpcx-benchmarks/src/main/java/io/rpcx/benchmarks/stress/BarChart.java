@@ -5,8 +5,8 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * A grouped bar chart: one group of bars per category (x axis), one bar per series in each group.
- * A value of NaN is a missing bar, drawn as a red cross (a failed cell). Immutable once built.
+ * A grouped bar chart: one group of bars per category (x axis), one bar per series in each group. A
+ * value of NaN is a missing bar, drawn as a red cross (a failed cell). Immutable once built.
  */
 final class BarChart {
   /** One series: a name for the legend and one value per category. */
@@ -26,11 +26,18 @@ final class BarChart {
   final List<String> categories;
   final List<Series> series;
 
-  BarChart(String title, String xLabel, String yLabel, List<String> categories, List<Series> series) {
+  BarChart(
+      String title, String xLabel, String yLabel, List<String> categories, List<Series> series) {
     for (Series s : series) {
       if (s.values.length != categories.size()) {
-        throw new IllegalArgumentException("series '" + s.name + "' has " + s.values.length
-            + " values (expected: " + categories.size() + ", one per category)");
+        throw new IllegalArgumentException(
+            "series '"
+                + s.name
+                + "' has "
+                + s.values.length
+                + " values (expected: "
+                + categories.size()
+                + ", one per category)");
       }
     }
     this.title = title;

@@ -19,6 +19,17 @@ interface Canvas {
 
   void line(double x1, double y1, double x2, double y2, Color stroke, double width);
 
-  /** Text whose baseline starts, is centred or ends at (x, y); {@code vertical} turns it 90° anticlockwise. */
-  void text(double x, double y, String text, int size, Anchor anchor, boolean bold, Color color, boolean vertical);
+  /**
+   * Text whose baseline starts, is centred or ends at (x, y); {@code vertical} turns it 90°
+   * anticlockwise.
+   */
+  void text(
+      double x,
+      double y,
+      String text,
+      int size,
+      Anchor anchor,
+      boolean bold,
+      Color color,
+      boolean vertical);
 }

@@ -20,8 +20,17 @@ final class CellSummary {
   final boolean failed;
   final String reason;
 
-  private CellSummary(String system, int threads, int requests, int countedRuns, double meanMillis,
-      double meanTps, double p50Millis, double p99Millis, boolean failed, String reason) {
+  private CellSummary(
+      String system,
+      int threads,
+      int requests,
+      int countedRuns,
+      double meanMillis,
+      double meanTps,
+      double p50Millis,
+      double p99Millis,
+      boolean failed,
+      String reason) {
     this.system = system;
     this.threads = threads;
     this.requests = requests;
@@ -65,9 +74,16 @@ final class CellSummary {
     if (failed && reason.isEmpty()) {
       reason = "no run counted";
     }
-    return new CellSummary(first.system, first.threads, first.requests, counted,
+    return new CellSummary(
+        first.system,
+        first.threads,
+        first.requests,
+        counted,
         counted == 0 ? Double.NaN : millis / counted,
         counted == 0 ? Double.NaN : tps / counted,
-        Percentiles.of(merged, 50) / 1e6, Percentiles.of(merged, 99) / 1e6, failed, reason);
+        Percentiles.of(merged, 50) / 1e6,
+        Percentiles.of(merged, 99) / 1e6,
+        failed,
+        reason);
   }
 }

@@ -82,17 +82,41 @@ final class ChartPainter {
           c.rect(barLeft, bottom - h, Math.max(1, barWidth - 1), h, color(s));
         } else {
           anyMissing = true;
-          c.text(barLeft + barWidth / 2, bottom - 3, "×", 14, Canvas.Anchor.MIDDLE, true, FAILED, false);
+          c.text(
+              barLeft + barWidth / 2,
+              bottom - 3,
+              "×",
+              14,
+              Canvas.Anchor.MIDDLE,
+              true,
+              FAILED,
+              false);
         }
       }
-      c.text(left + g * groupWidth + groupWidth / 2, bottom + 17, chart.categories.get(g), 11,
-          Canvas.Anchor.MIDDLE, false, TEXT, false);
+      c.text(
+          left + g * groupWidth + groupWidth / 2,
+          bottom + 17,
+          chart.categories.get(g),
+          11,
+          Canvas.Anchor.MIDDLE,
+          false,
+          TEXT,
+          false);
     }
     c.line(left, bottom, right, bottom, TEXT, 1);
     c.line(left, top, left, bottom, TEXT, 1);
-    c.text((left + right) / 2, height - 18, chart.xLabel, 12, Canvas.Anchor.MIDDLE, false, TEXT, false);
+    c.text(
+        (left + right) / 2,
+        height - 18,
+        chart.xLabel,
+        12,
+        Canvas.Anchor.MIDDLE,
+        false,
+        TEXT,
+        false);
     if (anyMissing) {
-      c.text(right, height - 18, "× failed or not run", 11, Canvas.Anchor.END, false, FAILED, false);
+      c.text(
+          right, height - 18, "× failed or not run", 11, Canvas.Anchor.END, false, FAILED, false);
     }
   }
 
@@ -101,7 +125,10 @@ final class ChartPainter {
     return PALETTE[index % PALETTE.length];
   }
 
-  /** The smallest of 1, 2, 2.5, 5 times a power of ten that is at least {@code rough} (1 if rough is 0). */
+  /**
+   * The smallest of 1, 2, 2.5, 5 times a power of ten that is at least {@code rough} (1 if rough is
+   * 0).
+   */
   static double niceStep(double rough) {
     if (!(rough > 0)) {
       return 1;
@@ -115,25 +142,30 @@ final class ChartPainter {
     return 10 * magnitude;
   }
 
-  /** A tick value with just the decimals its step needs, thousands as k and millions as M. */
+  /**
+   * A tick value with just the decimals its step needs: millions as M and thousands as k when the
+   * step is that coarse, otherwise the plain number with thousands separated (1,250).
+   */
   static String tickLabel(double value, double step) {
     if (value == 0) {
       return "0";
     }
     String suffix = "";
-    if (Math.abs(value) >= 1_000_000) {
+    if (step >= 1_000_000 || (Math.abs(value) >= 1_000_000 && step >= 100_000)) {
       value /= 1_000_000;
       step /= 1_000_000;
       suffix = "M";
-    } else if (Math.abs(value) >= 1_000) {
+    } else if (step >= 1_000) {
       value /= 1_000;
       step /= 1_000;
       suffix = "k";
     }
     int decimals = 0;
-    while (decimals < 6 && Math.abs(step * Math.pow(10, decimals) - Math.rint(step * Math.pow(10, decimals))) > 1e-6) {
+    while (decimals < 6
+        && Math.abs(step * Math.pow(10, decimals) - Math.rint(step * Math.pow(10, decimals)))
+            > 1e-6) {
       decimals++;
     }
-    return String.format(Locale.ROOT, "%." + decimals + "f", value) + suffix;
+    return String.format(Locale.ROOT, "%,." + decimals + "f", value) + suffix;
   }
 }

@@ -13,8 +13,10 @@ import java.util.Locale;
  * breaks quoted, quotes doubled). Numbers use a dot and are empty when undefined. Stateless.
  */
 final class Csv {
-  static final String RUNS_HEADER = "system,threads,requests,run,millis,tps,errors,status,p50_ms,p99_ms,reason";
-  static final String CELLS_HEADER = "system,threads,requests,counted_runs,mean_millis,mean_tps,p50_ms,p99_ms,status,reason";
+  static final String RUNS_HEADER =
+      "system,threads,requests,run,millis,tps,errors,status,p50_ms,p99_ms,reason";
+  static final String CELLS_HEADER =
+      "system,threads,requests,counted_runs,mean_millis,mean_tps,p50_ms,p99_ms,status,reason";
 
   private Csv() {}
 
@@ -24,8 +26,19 @@ final class Csv {
       w.write(RUNS_HEADER);
       w.write('\n');
       for (RunResult r : runs) {
-        w.write(line(r.system, r.threads, r.requests, r.started() ? Integer.toString(r.run) : "", number(r.millis, 3), number(r.tps(), 1), r.errors,
-            r.status, number(r.p50Millis(), 3), number(r.p99Millis(), 3), r.reason));
+        w.write(
+            line(
+                r.system,
+                r.threads,
+                r.requests,
+                r.started() ? Integer.toString(r.run) : "",
+                number(r.millis, 3),
+                number(r.tps(), 1),
+                r.errors,
+                r.status,
+                number(r.p50Millis(), 3),
+                number(r.p99Millis(), 3),
+                r.reason));
       }
     }
   }
@@ -36,8 +49,18 @@ final class Csv {
       w.write(CELLS_HEADER);
       w.write('\n');
       for (CellSummary c : cells) {
-        w.write(line(c.system, c.threads, c.requests, c.countedRuns, number(c.meanMillis, 3), number(c.meanTps, 1),
-            number(c.p50Millis, 3), number(c.p99Millis, 3), c.failed ? "FAILED" : "OK", c.reason));
+        w.write(
+            line(
+                c.system,
+                c.threads,
+                c.requests,
+                c.countedRuns,
+                number(c.meanMillis, 3),
+                number(c.meanTps, 1),
+                number(c.p50Millis, 3),
+                number(c.p99Millis, 3),
+                c.failed ? "FAILED" : "OK",
+                c.reason));
       }
     }
   }
@@ -56,7 +79,10 @@ final class Csv {
 
   /** The field, quoted if it has to be. */
   static String escape(String field) {
-    if (field.indexOf(',') < 0 && field.indexOf('"') < 0 && field.indexOf('\n') < 0 && field.indexOf('\r') < 0) {
+    if (field.indexOf(',') < 0
+        && field.indexOf('"') < 0
+        && field.indexOf('\n') < 0
+        && field.indexOf('\r') < 0) {
       return field;
     }
     return '"' + field.replace("\"", "\"\"") + '"';

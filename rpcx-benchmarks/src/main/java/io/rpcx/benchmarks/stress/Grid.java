@@ -17,7 +17,8 @@ final class Grid {
     if (spec.contains(":")) {
       String[] parts = spec.split(":", -1);
       if (parts.length != 3) {
-        throw new IllegalArgumentException("grid: '" + spec + "' (expected: from:to:step or a,b,c)");
+        throw new IllegalArgumentException(
+            "grid: '" + spec + "' (expected: from:to:step or a,b,c)");
       }
       int from = positive(parts[0], spec);
       int to = positive(parts[1], spec);
@@ -41,7 +42,8 @@ final class Grid {
     try {
       value = Integer.parseInt(text.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("grid: '" + spec + "' has '" + text + "' (expected: a positive integer)");
+      throw new IllegalArgumentException(
+          "grid: '" + spec + "' has '" + text + "' (expected: a positive integer)");
     }
     if (value <= 0) {
       throw new IllegalArgumentException("grid: '" + spec + "' has " + value + " (expected: > 0)");

@@ -23,7 +23,8 @@ final class ImageCanvas implements Canvas {
     image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
     g = image.createGraphics();
     g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-    g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+    g.setRenderingHint(
+        RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
     rect(0, 0, width, height, Color.WHITE);
   }
 
@@ -41,7 +42,14 @@ final class ImageCanvas implements Canvas {
   }
 
   @Override
-  public void text(double x, double y, String text, int size, Anchor anchor, boolean bold, Color color,
+  public void text(
+      double x,
+      double y,
+      String text,
+      int size,
+      Anchor anchor,
+      boolean bold,
+      Color color,
       boolean vertical) {
     g.setFont(new Font(Font.SANS_SERIF, bold ? Font.BOLD : Font.PLAIN, size));
     g.setColor(color);

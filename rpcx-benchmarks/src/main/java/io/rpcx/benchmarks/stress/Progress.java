@@ -35,8 +35,14 @@ final class Progress {
   /** "cell 3/45, elapsed 1m05s, ETA 4m10s" at {@code nowNanos}. */
   String status(long nowNanos) {
     Duration elapsed = Duration.ofNanos(nowNanos - startNanos);
-    String eta = callsDone <= 0 ? "?"
-        : format(Duration.ofNanos((long) ((nowNanos - startNanos) * ((totalCalls - callsDone) / callsDone))));
+    // Before 5% of the calls the fixed costs (start-up, warm-up, thread creation) dominate the
+    // rate.
+    String eta =
+        callsDone < 0.05 * totalCalls
+            ? "estimating"
+            : format(
+                Duration.ofNanos(
+                    (long) ((nowNanos - startNanos) * ((totalCalls - callsDone) / callsDone))));
     return "cell " + cellsDone + "/" + totalCells + ", elapsed " + format(elapsed) + ", ETA " + eta;
   }
 

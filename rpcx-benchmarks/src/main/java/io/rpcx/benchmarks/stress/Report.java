@@ -18,6 +18,27 @@ import java.util.Map;
  * charts/}. Stateless.
  */
 final class Report {
+  private static final String HEAD =
+      """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <title>RPCX stress test</title>
+      <style>
+      body { font-family: 'DejaVu Sans', Arial, sans-serif; margin: 2em; color: #222 }
+      body { max-width: 1000px }
+      table { border-collapse: collapse; margin: 1em 0 }
+      td, th { border: 1px solid #ccc; padding: 4px 8px; text-align: right; font-size: 13px }
+      th { background: #f4f4f4 }
+      .failed { background: #fde8e8; color: #a00 }
+      code { background: #f4f4f4; padding: 1px 4px }
+      svg { max-width: 100%; height: auto }
+      </style>
+      </head>
+      <body>
+      """;
+
   private Report() {}
 
   /** A chart and the file name of its PNG. */
@@ -31,9 +52,12 @@ final class Report {
     }
   }
 
-  /** The per-system figures: time, then TPS. */
-  static List<Figure> systemFigures(String system, List<Integer> threads, List<Integer> requests,
-      List<CellSummary> cells) {
+  /** The per-system figures: time, then TPS; none if no cell of the system completed. */
+  static List<Figure> systemFigures(
+      String system, List<Integer> threads, List<Integer> requests, List<CellSummary> cells) {
+    if (cells.stream().noneMatch(c -> c.system.equals(system) && !c.failed)) {
+      return List.of();
+    }
     List<String> categories = labels(threads);
     List<BarChart.Series> time = new ArrayList<>();
     List<BarChart.Series> tps = new ArrayList<>();
@@ -49,15 +73,32 @@ final class Report {
       tps.add(new BarChart.Series(r + " requests", rate));
     }
     List<Figure> figures = new ArrayList<>();
-    figures.add(new Figure(new BarChart(system + ": mean time per run", "client threads",
-        "milliseconds per run", categories, time), system + "-time.png"));
-    figures.add(new Figure(new BarChart(system + ": mean TPS", "client threads",
-        "transactions per second", categories, tps), system + "-tps.png"));
+    figures.add(
+        new Figure(
+            new BarChart(
+                system + ": mean time per run",
+                "client threads",
+                "milliseconds per run",
+                categories,
+                time),
+            system + "-time.png"));
+    figures.add(
+        new Figure(
+            new BarChart(
+                system + ": mean TPS",
+                "client threads",
+                "transactions per second",
+                categories,
+                tps),
+            system + "-tps.png"));
     return figures;
   }
 
   /** For each request count, the TPS of every system side by side. */
-  static List<Figure> comparisonFigures(List<String> systems, List<Integer> threads, List<Integer> requests,
+  static List<Figure> comparisonFigures(
+      List<String> systems,
+      List<Integer> threads,
+      List<Integer> requests,
       List<CellSummary> cells) {
     List<Figure> figures = new ArrayList<>();
     for (int r : requests) {
@@ -70,8 +111,15 @@ final class Report {
         }
         series.add(new BarChart.Series(system, rate));
       }
-      figures.add(new Figure(new BarChart("TPS at " + r + " requests per thread", "client threads",
-          "transactions per second", labels(threads), series), "compare-tps-r" + r + ".png"));
+      figures.add(
+          new Figure(
+              new BarChart(
+                  "TPS at " + r + " requests per thread",
+                  "client threads",
+                  "transactions per second",
+                  labels(threads),
+                  series),
+              "compare-tps-r" + r + ".png"));
     }
     return figures;
   }
@@ -85,28 +133,41 @@ final class Report {
   }
 
   /** The HTML page. {@code descriptions} maps each system to its one-line description. */
-  static String html(StressOptions options, Map<String, String> descriptions, List<CellSummary> cells,
-      Map<String, List<Figure>> systemFigures, List<Figure> comparison, String environment) {
-    StringBuilder h = new StringBuilder();
-    h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-        .append("<title>RPCX stress test</title>\n<style>\n")
-        .append("body{font-family:'DejaVu Sans',Arial,sans-serif;margin:2em;color:#222;max-width:1000px}\n")
-        .append("table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;")
-        .append("text-align:right;font-size:13px}th{background:#f4f4f4}.failed{background:#fde8e8;color:#a00}\n")
-        .append("code{background:#f4f4f4;padding:1px 4px}svg{max-width:100%;height:auto}\n</style>\n</head>\n<body>\n")
-        .append("<h1>RPCX stress test</h1>\n<p>")
-        .append(esc(String.format(Locale.ROOT,
-            "Grid: threads %s x requests per thread %s; %d runs per cell, the first dropped; cell time limit %d s;"
-                + " small echo call (16-byte string); TPS = threads x requests / seconds.",
-            options.threads, options.requests, options.runs, options.cellTimeout.getSeconds())))
+  static String html(
+      StressOptions options,
+      Map<String, String> descriptions,
+      List<CellSummary> cells,
+      Map<String, List<Figure>> systemFigures,
+      List<Figure> comparison,
+      String environment) {
+    StringBuilder h = new StringBuilder(HEAD);
+    String grid =
+        String.format(
+            Locale.ROOT,
+            "Grid: threads %s x requests per thread %s; %d runs per cell, the first dropped;"
+                + " cell time limit %d s; small echo call (16-byte string);"
+                + " TPS = threads x requests / seconds.",
+            options.threads,
+            options.requests,
+            options.runs,
+            options.cellTimeout.getSeconds());
+    h.append("<h1>RPCX stress test</h1>\n<p>")
+        .append(esc(grid))
         .append(options.quick ? " <b>Quick mode.</b>" : "")
-        .append("</p>\n<p>").append(esc(environment)).append("</p>\n")
+        .append("</p>\n<p>")
+        .append(esc(environment))
+        .append("</p>\n")
         .append("<p>Data: <a href=\"stress-runs.csv\">stress-runs.csv</a> (every run),")
-        .append(" <a href=\"stress-cells.csv\">stress-cells.csv</a> (per cell). Charts as PNG in <code>charts/</code>.</p>\n");
+        .append(" <a href=\"stress-cells.csv\">stress-cells.csv</a> (per cell).")
+        .append(" Charts as PNG in <code>charts/</code>.</p>\n");
 
     h.append("<h2>Systems</h2>\n<ul>\n");
     for (Map.Entry<String, String> e : descriptions.entrySet()) {
-      h.append("<li><b>").append(esc(e.getKey())).append("</b>: ").append(esc(e.getValue())).append("</li>\n");
+      h.append("<li><b>")
+          .append(esc(e.getKey()))
+          .append("</b>: ")
+          .append(esc(e.getValue()))
+          .append("</li>\n");
     }
     h.append("</ul>\n");
 
@@ -114,6 +175,9 @@ final class Report {
       String system = e.getKey();
       h.append("<h2>").append(esc(system)).append("</h2>\n");
       table(h, system, options, cells);
+      if (e.getValue().isEmpty()) {
+        h.append("<p>No cell of this system completed, so there is nothing to chart.</p>\n");
+      }
       for (Figure f : e.getValue()) {
         h.append(ChartPainter.svg(f.chart));
       }
@@ -135,18 +199,28 @@ final class Report {
     if (failed.isEmpty()) {
       h.append("<p>None.</p>\n");
     } else {
-      h.append("<table>\n<tr><th>system</th><th>threads</th><th>requests</th><th style=\"text-align:left\">reason</th></tr>\n");
+      h.append(
+          "<table>\n"
+              + "<tr><th>system</th><th>threads</th><th>requests</th><th"
+              + " style=\"text-align:left\">reason</th></tr>\n");
       for (CellSummary c : failed) {
-        h.append("<tr class=\"failed\"><td>").append(esc(c.system)).append("</td><td>").append(c.threads)
-            .append("</td><td>").append(c.requests).append("</td><td style=\"text-align:left\">")
-            .append(esc(c.reason)).append("</td></tr>\n");
+        h.append("<tr class=\"failed\"><td>")
+            .append(esc(c.system))
+            .append("</td><td>")
+            .append(c.threads)
+            .append("</td><td>")
+            .append(c.requests)
+            .append("</td><td style=\"text-align:left\">")
+            .append(esc(c.reason))
+            .append("</td></tr>\n");
       }
       h.append("</table>\n");
     }
     return h.append("</body>\n</html>\n").toString();
   }
 
-  private static void table(StringBuilder h, String system, StressOptions options, List<CellSummary> cells) {
+  private static void table(
+      StringBuilder h, String system, StressOptions options, List<CellSummary> cells) {
     h.append("<table>\n<tr><th>threads \\ requests</th>");
     for (int r : options.requests) {
       h.append("<th>").append(r).append("</th>");
@@ -161,8 +235,13 @@ final class Report {
         } else if (c.failed) {
           h.append("<td class=\"failed\" title=\"").append(esc(c.reason)).append("\">FAILED</td>");
         } else {
-          h.append(String.format(Locale.ROOT, "<td>%.1f ms<br>%,.0f TPS<br>p99 %.2f ms</td>",
-              c.meanMillis, c.meanTps, c.p99Millis));
+          h.append(
+              String.format(
+                  Locale.ROOT,
+                  "<td>%.1f ms<br>%,.0f TPS<br>p99 %.2f ms</td>",
+                  c.meanMillis,
+                  c.meanTps,
+                  c.p99Millis));
         }
       }
       h.append("</tr>\n");
@@ -170,7 +249,8 @@ final class Report {
     h.append("</table>\n");
   }
 
-  private static CellSummary find(List<CellSummary> cells, String system, int threads, int requests) {
+  private static CellSummary find(
+      List<CellSummary> cells, String system, int threads, int requests) {
     for (CellSummary c : cells) {
       if (c.system.equals(system) && c.threads == threads && c.requests == requests) {
         return c;
@@ -197,7 +277,8 @@ final class Report {
   }
 
   /** Figures keyed by system, in system order. */
-  static Map<String, List<Figure>> bySystem(List<String> systems, StressOptions options, List<CellSummary> cells) {
+  static Map<String, List<Figure>> bySystem(
+      List<String> systems, StressOptions options, List<CellSummary> cells) {
     Map<String, List<Figure>> figures = new LinkedHashMap<>();
     for (String system : systems) {
       figures.put(system, systemFigures(system, options.threads, options.requests, cells));

@@ -2,8 +2,8 @@ package io.rpcx.benchmarks.stress;
 
 /**
  * One run of one cell: {@code threads} threads each making {@code requests} echo calls. Immutable;
- * {@link #latencies} (successful calls only, in nanoseconds, ascending) is kept only until the
- * cell is summarised.
+ * {@link #latencies} (successful calls only, in nanoseconds, ascending) is kept only until the cell
+ * is summarised.
  */
 final class RunResult {
   /** What became of a run. */
@@ -19,16 +19,26 @@ final class RunResult {
   final String system;
   final int threads;
   final int requests;
+
   /** The run's index in its cell (0 is the dropped one), or -1 for a run that never started. */
   final int run;
+
   final double millis;
   final int errors;
   final Status status;
   final String reason;
   final long[] latencies;
 
-  RunResult(String system, int threads, int requests, int run, double millis, int errors,
-      Status status, String reason, long[] latencies) {
+  RunResult(
+      String system,
+      int threads,
+      int requests,
+      int run,
+      double millis,
+      int errors,
+      Status status,
+      String reason,
+      long[] latencies) {
     this.system = system;
     this.threads = threads;
     this.requests = requests;
@@ -42,7 +52,8 @@ final class RunResult {
 
   /** A run that never happened because its system could not be started. */
   static RunResult notStarted(String system, int threads, int requests, String reason) {
-    return new RunResult(system, threads, requests, -1, Double.NaN, 0, Status.FAILED, reason, new long[0]);
+    return new RunResult(
+        system, threads, requests, -1, Double.NaN, 0, Status.FAILED, reason, new long[0]);
   }
 
   /** Whether the run was started at all. */
@@ -55,7 +66,10 @@ final class RunResult {
     return (long) threads * requests;
   }
 
-  /** The paper's TPS: all calls of the run divided by its wall time in seconds; NaN if it did not finish. */
+  /**
+   * The paper's TPS: all calls of the run divided by its wall time in seconds; NaN if it did not
+   * finish.
+   */
   double tps() {
     return Double.isNaN(millis) || millis <= 0 ? Double.NaN : totalRequests() / (millis / 1000.0);
   }

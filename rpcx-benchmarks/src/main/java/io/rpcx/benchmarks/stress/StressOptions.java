@@ -14,27 +14,37 @@ import java.util.List;
 final class StressOptions {
   static final String PAPER_THREADS = "10:990:100";
   static final String PAPER_REQUESTS = "10:900:200";
-  static final String QUICK_THREADS = "10,50,100";
-  static final String QUICK_REQUESTS = "10,100,200";
+  static final String QUICK_THREADS = "10,110,210";
+  static final String QUICK_REQUESTS = "10,110,210";
 
-  static final String USAGE = String.join("\n",
-      "Usage: java -cp benchmarks.jar io.rpcx.benchmarks.stress.StressTool [options]",
-      "",
-      "Runs the RPCX paper's stress experiment: for each system, every (threads x requests per thread)",
-      "cell of the grid is run several times with the small echo call; the first run of each cell is",
-      "dropped; TPS = threads * requests / seconds.",
-      "",
-      "  --systems a,b,c        systems to test (default: rpcx,grpc,feign; also: dubbo, netty)",
-      "  --threads SPEC         client threads: from:to:step or a,b,c (default: " + PAPER_THREADS + ")",
-      "  --requests SPEC        requests per thread (default: " + PAPER_REQUESTS + ")",
-      "  --runs N               runs per cell, the first one dropped (default: 10)",
-      "  --cell-timeout SECONDS time limit of one cell, all its runs together (default: 600)",
-      "  --warmup N             echo calls per system before its grid, not recorded (default: 2000)",
-      "  --out DIR              output directory (default: stress-results)",
-      "  --quick                threads " + QUICK_THREADS + ", requests " + QUICK_REQUESTS
-          + ", 3 runs, 60 s cell limit, 1000 warm-up calls",
-      "                         (options given after --quick override it)",
-      "  --help                 this text");
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: java -cp benchmarks.jar io.rpcx.benchmarks.stress.StressTool [options]",
+          "",
+          "Runs the RPCX paper's stress experiment: for each system, every (threads x requests per"
+              + " thread)",
+          "cell of the grid is run several times with the small echo call; the first run of each"
+              + " cell is",
+          "dropped; TPS = threads * requests / seconds.",
+          "",
+          "  --systems a,b,c        systems to test (default: rpcx,grpc,feign; also: dubbo, netty)",
+          "  --threads SPEC         client threads: from:to:step or a,b,c (default: "
+              + PAPER_THREADS
+              + ")",
+          "  --requests SPEC        requests per thread (default: " + PAPER_REQUESTS + ")",
+          "  --runs N               runs per cell, the first one dropped (default: 10)",
+          "  --cell-timeout SECONDS time limit of one cell, all its runs together (default: 600)",
+          "  --warmup N             echo calls per system before its grid, not recorded (default:"
+              + " 2000)",
+          "  --out DIR              output directory (default: stress-results)",
+          "  --quick                threads "
+              + QUICK_THREADS
+              + ", requests "
+              + QUICK_REQUESTS
+              + ", 3 runs, 60 s cell limit, 1000 warm-up calls",
+          "                         (options given after --quick override it)",
+          "  --help                 this text");
 
   final List<String> systems;
   final List<Integer> threads;
@@ -56,7 +66,10 @@ final class StressOptions {
     this.quick = b.quick;
   }
 
-  /** Parses the command line; throws {@link IllegalArgumentException} with the problem and {@link #USAGE}. */
+  /**
+   * Parses the command line; throws {@link IllegalArgumentException} with the problem and {@link
+   * #USAGE}.
+   */
   static StressOptions parse(String... args) {
     Builder b = new Builder();
     for (int i = 0; i < args.length; i++) {
@@ -116,7 +129,8 @@ final class StressOptions {
     try {
       n = Integer.parseInt(text);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(option + ": '" + text + "' (expected: an integer >= " + min + ")");
+      throw new IllegalArgumentException(
+          option + ": '" + text + "' (expected: an integer >= " + min + ")");
     }
     if (n < min) {
       throw new IllegalArgumentException(option + ": " + n + " (expected: >= " + min + ")");

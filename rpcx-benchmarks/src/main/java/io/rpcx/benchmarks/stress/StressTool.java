@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,7 +43,10 @@ public final class StressTool {
     this.out = out;
   }
 
-  /** Runs the experiment and writes its results; exits 0 even if cells failed (they are in the report). */
+  /**
+   * Runs the experiment and writes its results; exits 0 even if cells failed (they are in the
+   * report).
+   */
   public static void main(String[] args) throws Exception {
     System.setProperty("java.awt.headless", "true");
     if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
@@ -74,48 +78,29 @@ public final class StressTool {
     }
     long started = System.nanoTime();
     Progress progress = new Progress(totalCells, callsPerSystem * options.systems.size(), started);
-    out.printf(Locale.ROOT, "Stress test: systems %s, threads %s, requests %s, %d runs per cell (first dropped),"
+    out.printf(
+        Locale.ROOT,
+        "Stress test: systems %s, threads %s, requests %s, %d runs per cell (first dropped),"
             + " cell limit %d s, %d cells, output %s%n",
-        options.systems, options.threads, options.requests, options.runs, options.cellTimeout.getSeconds(),
-        totalCells, options.out.toAbsolutePath());
+        options.systems,
+        options.threads,
+        options.requests,
+        options.runs,
+        options.cellTimeout.getSeconds(),
+        totalCells,
+        options.out.toAbsolutePath());
 
     Map<String, String> descriptions = new LinkedHashMap<>();
     List<RunResult> runs = new ArrayList<>();
     List<CellSummary> cells = new ArrayList<>();
     StressRunner runner = new StressRunner(out::println);
     for (String name : options.systems) {
-      Deployment deployment = null;
-      String unavailable = null;
-      try {
-        BenchmarkSystem system = Systems.get(name);
-        descriptions.put(name, system.description());
-        deployment = start(system);
-      } catch (Exception e) {
-        unavailable = "system not available: " + e.getMessage();
-        descriptions.putIfAbsent(name, unavailable);
-        out.println("[" + name + "] " + unavailable);
-      }
+      SystemUnderTest sut = new SystemUnderTest(name);
+      descriptions.put(name, sut.description);
       int cell = 0;
       for (int threads : options.threads) {
         for (int requests : options.requests) {
-          cell++;
-          List<RunResult> cellRuns = new ArrayList<>();
-          if (deployment == null) {
-            cellRuns.add(RunResult.notStarted(name, threads, requests, unavailable));
-          } else {
-            long deadline = System.nanoTime() + options.cellTimeout.toNanos();
-            for (int run = 0; run < options.runs; run++) {
-              RunResult result = runner.run(deployment.client(), name, threads, requests, run, run == 0, deadline);
-              cellRuns.add(result);
-              if (runner.lastRunAbandoned()) {
-                deployment = restart(deployment, name);
-                if (deployment == null) {
-                  unavailable = "could not restart after an abandoned run";
-                }
-                break;
-              }
-            }
-          }
+          List<RunResult> cellRuns = sut.runCell(runner, threads, requests);
           runs.addAll(cellRuns);
           CellSummary summary = CellSummary.of(cellRuns);
           cells.add(summary);
@@ -125,20 +110,89 @@ public final class StressTool {
           } else {
             progress.cellSkipped(planned);
           }
-          out.println(line(name, cell, threads, requests, summary) + "   (" + progress.status(System.nanoTime()) + ")");
+          String status = progress.status(System.nanoTime());
+          out.println(line(name, ++cell, threads, requests, summary) + "   (" + status + ")");
         }
       }
-      if (deployment != null) {
-        deployment.close();
-      }
+      sut.close();
     }
 
     write(descriptions, runs, cells);
-    out.println("Done in " + Progress.format(java.time.Duration.ofNanos(System.nanoTime() - started)) + ". Report: "
-        + options.out.resolve("report.html").toAbsolutePath());
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+    Path report = options.out.resolve("report.html").toAbsolutePath();
+    out.println("Done in " + Progress.format(took) + ". Report: " + report);
     return cells;
   }
 
+  /**
+   * One system's server and client while its grid runs: started (and warmed up) once, restarted
+   * after an abandoned run, or unavailable with a reason that every remaining cell reports.
+   */
+  private final class SystemUnderTest {
+    private final String name;
+    private String description;
+    private Deployment deployment;
+    private String unavailable;
+
+    SystemUnderTest(String name) {
+      this.name = name;
+      try {
+        BenchmarkSystem system = Systems.get(name);
+        description = system.description();
+        deployment = start(system);
+      } catch (Exception e) {
+        unavailable = "system not available: " + e.getMessage();
+        if (description == null) {
+          description = unavailable;
+        }
+        out.println("[" + name + "] " + unavailable);
+      }
+    }
+
+    /** The runs of one cell: all of them, or up to the one abandoned at the cell's deadline. */
+    List<RunResult> runCell(StressRunner runner, int threads, int requests)
+        throws InterruptedException {
+      List<RunResult> runs = new ArrayList<>();
+      if (deployment == null) {
+        runs.add(RunResult.notStarted(name, threads, requests, unavailable));
+        return runs;
+      }
+      long deadline = System.nanoTime() + options.cellTimeout.toNanos();
+      for (int run = 0; run < options.runs; run++) {
+        runs.add(runner.run(deployment.client(), name, threads, requests, run, run == 0, deadline));
+        if (runner.lastRunAbandoned()) {
+          restart();
+          break;
+        }
+      }
+      return runs;
+    }
+
+    /** Closes the deployment, whose calls may still hang (closing fails them), and starts anew. */
+    private void restart() {
+      out.println("[" + name + "] restarting server and client after an abandoned run");
+      close();
+      try {
+        deployment = start(Systems.get(name));
+      } catch (Exception e) {
+        unavailable = "could not restart after an abandoned run: " + e;
+        out.println("[" + name + "] " + unavailable);
+      }
+    }
+
+    void close() {
+      if (deployment != null) {
+        try {
+          deployment.close();
+        } catch (RuntimeException e) {
+          out.println("[" + name + "] closing failed: " + e);
+        }
+        deployment = null;
+      }
+    }
+  }
+
+  /** Starts the system and makes the untimed warm-up calls. */
   private Deployment start(BenchmarkSystem system) throws Exception {
     Deployment deployment = Deployment.start(system);
     try {
@@ -153,49 +207,55 @@ public final class StressTool {
     }
   }
 
-  /** Closes a deployment whose calls may still hang (closing fails them) and starts a fresh one. */
-  private Deployment restart(Deployment deployment, String name) {
-    out.println("[" + name + "] restarting server and client after an abandoned run");
-    try {
-      deployment.close();
-    } catch (RuntimeException e) {
-      out.println("[" + name + "] close failed: " + e);
-    }
-    try {
-      return start(Systems.get(name));
-    } catch (Exception e) {
-      out.println("[" + name + "] restart failed: " + e);
-      return null;
-    }
-  }
-
   private String line(String system, int cell, int threads, int requests, CellSummary s) {
-    String head = String.format(Locale.ROOT, "[%s] %d/%d threads=%d requests=%d: ",
-        system, cell, options.cellsPerSystem(), threads, requests);
+    String head =
+        String.format(
+            Locale.ROOT,
+            "[%s] %d/%d threads=%d requests=%d: ",
+            system,
+            cell,
+            options.cellsPerSystem(),
+            threads,
+            requests);
     if (s.failed) {
       return head + "FAILED: " + s.reason;
     }
-    return head + String.format(Locale.ROOT, "%.1f ms/run, %,.0f TPS, p50 %.3f ms, p99 %.3f ms",
-        s.meanMillis, s.meanTps, s.p50Millis, s.p99Millis);
+    return head
+        + String.format(
+            Locale.ROOT,
+            "%.1f ms/run, %,.0f TPS, p50 %.3f ms, p99 %.3f ms",
+            s.meanMillis,
+            s.meanTps,
+            s.p50Millis,
+            s.p99Millis);
   }
 
-  private void write(Map<String, String> descriptions, List<RunResult> runs, List<CellSummary> cells)
+  private void write(
+      Map<String, String> descriptions, List<RunResult> runs, List<CellSummary> cells)
       throws IOException {
     Csv.writeRuns(options.out.resolve("stress-runs.csv"), runs);
     Csv.writeCells(options.out.resolve("stress-cells.csv"), cells);
     Map<String, List<Report.Figure>> bySystem = Report.bySystem(options.systems, options, cells);
-    List<Report.Figure> comparison = options.systems.size() > 1
-        ? Report.comparisonFigures(options.systems, options.threads, options.requests, cells)
-        : List.of();
+    List<Report.Figure> comparison =
+        options.systems.size() > 1
+            ? Report.comparisonFigures(options.systems, options.threads, options.requests, cells)
+            : List.of();
     Path charts = options.out.resolve("charts");
     for (List<Report.Figure> figures : bySystem.values()) {
       Report.writePngs(charts, figures);
     }
     Report.writePngs(charts, comparison);
-    String environment = String.format(Locale.ROOT, "Run %s on Java %s (%s), %d cores, max heap %d MiB.",
-        Instant.now(), System.getProperty("java.version"), System.getProperty("java.vm.name"),
-        Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
-    Report.writeHtml(options.out.resolve("report.html"),
+    String environment =
+        String.format(
+            Locale.ROOT,
+            "Run %s on Java %s (%s), %d cores, max heap %d MiB.",
+            Instant.now(),
+            System.getProperty("java.version"),
+            System.getProperty("java.vm.name"),
+            Runtime.getRuntime().availableProcessors(),
+            Runtime.getRuntime().maxMemory() >> 20);
+    Report.writeHtml(
+        options.out.resolve("report.html"),
         Report.html(options, descriptions, cells, bySystem, comparison, environment));
   }
 }

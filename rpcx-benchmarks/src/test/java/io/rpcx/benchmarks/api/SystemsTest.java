@@ -64,8 +64,11 @@ class SystemsTest {
       byte[] bytes = Payloads.binary(100 * Payloads.KIB);
       assertArrayEquals(bytes, client.echoBytes(bytes));
       UnsupportedOperationException e =
-          assertThrows(UnsupportedOperationException.class, () -> client.loadOrder(Payloads.order(1)));
-      assertEquals("netty: loadOrder is not applicable (raw Netty only echoes strings and bytes)", e.getMessage());
+          assertThrows(
+              UnsupportedOperationException.class, () -> client.loadOrder(Payloads.order(1)));
+      assertEquals(
+          "netty: loadOrder is not applicable (raw Netty only echoes strings and bytes)",
+          e.getMessage());
 
       everyWorkloadRuns(d);
     }
@@ -85,10 +88,11 @@ class SystemsTest {
 
   @Test
   void unknownSystemNamesTheRegisteredOnes() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Systems.get("rpcx"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Systems.get("rpcx"));
     assertEquals(
-        "unknown system 'rpcx' (the RPCX adapter is not wired in yet: see src/rpcx-pending/README.md);"
-            + " registered: grpc, dubbo, feign, netty",
+        "unknown system 'rpcx' (the RPCX adapter is not wired in yet: see"
+            + " src/rpcx-pending/README.md); registered: grpc, dubbo, feign, netty",
         e.getMessage());
   }
 }

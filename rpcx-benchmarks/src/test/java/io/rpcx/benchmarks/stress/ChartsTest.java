@@ -15,16 +15,23 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 
 class ChartsTest {
-  private static final BarChart CHART = new BarChart("grpc: mean TPS <&>", "client threads", "TPS",
-      List.of("10", "110", "210"),
-      List.of(new BarChart.Series("10 requests", new double[] {1200, 2400, Double.NaN}),
-          new BarChart.Series("210 requests", new double[] {1500, 2600, 3100})));
+  private static final BarChart CHART =
+      new BarChart(
+          "grpc: mean TPS <&>",
+          "client threads",
+          "TPS",
+          List.of("10", "110", "210"),
+          List.of(
+              new BarChart.Series("10 requests", new double[] {1200, 2400, Double.NaN}),
+              new BarChart.Series("210 requests", new double[] {1500, 2600, 3100})));
 
   @Test
   void svgIsWellFormedWithOneBarPerValueAndACrossPerMissingOne() throws Exception {
     String svg = ChartPainter.svg(CHART);
-    Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-        .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+    Document doc =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
     // Background, two legend swatches and five bars.
     assertEquals(1 + 2 + 5, doc.getElementsByTagName("rect").getLength());
     assertTrue(svg.contains(">grpc: mean TPS &lt;&amp;&gt;</text>"));
@@ -51,6 +58,7 @@ class ChartsTest {
     assertEquals("7.5k", ChartPainter.tickLabel(7500, 2500));
     assertEquals("1.2M", ChartPainter.tickLabel(1_200_000, 200_000));
     assertEquals("800k", ChartPainter.tickLabel(800_000, 200_000));
+    assertEquals("1,250", ChartPainter.tickLabel(1250, 250));
     assertEquals("0.75", ChartPainter.tickLabel(0.75, 0.25));
   }
 }

@@ -28,10 +28,12 @@ class ResultsTest {
 
   @Test
   void aCellDropsItsFirstRunAndAveragesTheRest() {
-    CellSummary cell = CellSummary.of(List.of(
-        run(0, 1000, RunResult.Status.DROPPED, ""),
-        run(1, 100, RunResult.Status.OK, ""),
-        run(2, 300, RunResult.Status.OK, "")));
+    CellSummary cell =
+        CellSummary.of(
+            List.of(
+                run(0, 1000, RunResult.Status.DROPPED, ""),
+                run(1, 100, RunResult.Status.OK, ""),
+                run(2, 300, RunResult.Status.OK, "")));
     assertFalse(cell.failed);
     assertEquals(2, cell.countedRuns);
     assertEquals(200, cell.meanMillis, 1e-9);
@@ -42,14 +44,17 @@ class ResultsTest {
 
   @Test
   void aCellWithAFailedRunIsFailedWithItsReason() {
-    CellSummary cell = CellSummary.of(List.of(
-        run(0, 1000, RunResult.Status.DROPPED, ""),
-        run(1, 100, RunResult.Status.OK, ""),
-        run(2, Double.NaN, RunResult.Status.FAILED, "exceeded the cell's time limit")));
+    CellSummary cell =
+        CellSummary.of(
+            List.of(
+                run(0, 1000, RunResult.Status.DROPPED, ""),
+                run(1, 100, RunResult.Status.OK, ""),
+                run(2, Double.NaN, RunResult.Status.FAILED, "exceeded the cell's time limit")));
     assertTrue(cell.failed);
     assertEquals("run 2: exceeded the cell's time limit", cell.reason);
 
-    CellSummary notStarted = CellSummary.of(List.of(RunResult.notStarted("rpcx", 10, 20, "system not available")));
+    CellSummary notStarted =
+        CellSummary.of(List.of(RunResult.notStarted("rpcx", 10, 20, "system not available")));
     assertTrue(notStarted.failed);
     assertEquals("system not available", notStarted.reason);
     assertTrue(Double.isNaN(notStarted.meanTps));
@@ -66,20 +71,24 @@ class ResultsTest {
 
   @Test
   void csvFilesHaveOneLinePerRunAndPerCell(@TempDir Path dir) throws Exception {
-    List<RunResult> runs = List.of(
-        run(0, 1000, RunResult.Status.DROPPED, ""),
-        run(1, 100, RunResult.Status.OK, ""),
-        RunResult.notStarted("rpcx", 10, 20, "system not available: no, really"));
+    List<RunResult> runs =
+        List.of(
+            run(0, 1000, RunResult.Status.DROPPED, ""),
+            run(1, 100, RunResult.Status.OK, ""),
+            RunResult.notStarted("rpcx", 10, 20, "system not available: no, really"));
     Csv.writeRuns(dir.resolve("runs.csv"), runs);
     List<String> lines = Files.readAllLines(dir.resolve("runs.csv"), StandardCharsets.UTF_8);
-    assertEquals(List.of(
-        Csv.RUNS_HEADER,
-        "grpc,10,20,0,1000.000,200.0,0,DROPPED,0.002,0.002,",
-        "grpc,10,20,1,100.000,2000.0,0,OK,0.002,0.002,",
-        "rpcx,10,20,,,,0,FAILED,,,\"system not available: no, really\""), lines);
+    assertEquals(
+        List.of(
+            Csv.RUNS_HEADER,
+            "grpc,10,20,0,1000.000,200.0,0,DROPPED,0.002,0.002,",
+            "grpc,10,20,1,100.000,2000.0,0,OK,0.002,0.002,",
+            "rpcx,10,20,,,,0,FAILED,,,\"system not available: no, really\""),
+        lines);
 
     Csv.writeCells(dir.resolve("cells.csv"), List.of(CellSummary.of(runs.subList(0, 2))));
-    assertEquals(List.of(Csv.CELLS_HEADER, "grpc,10,20,1,100.000,2000.0,0.002,0.002,OK,"),
+    assertEquals(
+        List.of(Csv.CELLS_HEADER, "grpc,10,20,1,100.000,2000.0,0.002,0.002,OK,"),
         Files.readAllLines(dir.resolve("cells.csv"), StandardCharsets.UTF_8));
   }
 
@@ -97,7 +106,15 @@ class ResultsTest {
   private static RunResult run(int index, double millis, RunResult.Status status, String reason) {
     long[] latencies = new long[200];
     java.util.Arrays.fill(latencies, 2000);
-    return new RunResult("grpc", 10, 20, index, millis, 0, status, reason,
+    return new RunResult(
+        "grpc",
+        10,
+        20,
+        index,
+        millis,
+        0,
+        status,
+        reason,
         status == RunResult.Status.FAILED ? new long[0] : latencies);
   }
 }

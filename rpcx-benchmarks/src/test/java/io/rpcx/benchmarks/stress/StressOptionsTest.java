@@ -25,8 +25,8 @@ class StressOptionsTest {
     StressOptions o = StressOptions.parse("--quick", "--systems", "grpc", "--runs", "4");
     assertTrue(o.quick);
     assertEquals(List.of("grpc"), o.systems);
-    assertEquals(List.of(10, 50, 100), o.threads);
-    assertEquals(List.of(10, 100, 200), o.requests);
+    assertEquals(List.of(10, 110, 210), o.threads);
+    assertEquals(List.of(10, 110, 210), o.requests);
     assertEquals(4, o.runs);
     assertEquals(60, o.cellTimeout.getSeconds());
   }
@@ -35,17 +35,23 @@ class StressOptionsTest {
   void gridsAcceptRangesAndLists() {
     assertEquals(List.of(5, 7, 9), Grid.parse("5:9:2"));
     assertEquals(List.of(3, 1, 2), Grid.parse("3,1,2"));
-    assertEquals("grid: '9:5:1' is empty (expected: from <= to)",
+    assertEquals(
+        "grid: '9:5:1' is empty (expected: from <= to)",
         assertThrows(IllegalArgumentException.class, () -> Grid.parse("9:5:1")).getMessage());
-    assertEquals("grid: '1,0' has 0 (expected: > 0)",
+    assertEquals(
+        "grid: '1,0' has 0 (expected: > 0)",
         assertThrows(IllegalArgumentException.class, () -> Grid.parse("1,0")).getMessage());
   }
 
   @Test
   void badOptionsAreNamed() {
-    assertEquals("--runs: 1 (expected: >= 2)",
-        assertThrows(IllegalArgumentException.class, () -> StressOptions.parse("--runs", "1")).getMessage());
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> StressOptions.parse("--bogus"))
-        .getMessage().startsWith("unknown option '--bogus'"));
+    assertEquals(
+        "--runs: 1 (expected: >= 2)",
+        assertThrows(IllegalArgumentException.class, () -> StressOptions.parse("--runs", "1"))
+            .getMessage());
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> StressOptions.parse("--bogus"))
+            .getMessage()
+            .startsWith("unknown option '--bogus'"));
   }
 }

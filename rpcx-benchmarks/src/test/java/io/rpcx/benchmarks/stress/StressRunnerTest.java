@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
-/** The runner against in-memory clients: a fast one, one that fails, one too slow for its deadline. */
+/**
+ * The runner against in-memory clients: a fast one, one that fails, one too slow for its deadline.
+ */
 class StressRunnerTest {
   private final List<String> progress = new ArrayList<>();
   private final StressRunner runner = new StressRunner(progress::add);
@@ -22,10 +24,19 @@ class StressRunnerTest {
   @Test
   void aCleanRunMakesEveryCallAndTimesIt() throws Exception {
     AtomicInteger calls = new AtomicInteger();
-    RunResult r = runner.run(new EchoClient(s -> {
-      calls.incrementAndGet();
-      return s;
-    }), "fake", 4, 25, 1, false, far());
+    RunResult r =
+        runner.run(
+            new EchoClient(
+                s -> {
+                  calls.incrementAndGet();
+                  return s;
+                }),
+            "fake",
+            4,
+            25,
+            1,
+            false,
+            far());
     assertEquals(100, calls.get());
     assertEquals(RunResult.Status.OK, r.status);
     assertEquals(100, r.latencies.length);
@@ -42,12 +53,21 @@ class StressRunnerTest {
   @Test
   void errorsFailTheRunAndAreCounted() throws Exception {
     AtomicInteger calls = new AtomicInteger();
-    RunResult r = runner.run(new EchoClient(s -> {
-      if (calls.incrementAndGet() % 10 == 0) {
-        throw new IllegalStateException("boom");
-      }
-      return s;
-    }), "fake", 2, 50, 1, false, far());
+    RunResult r =
+        runner.run(
+            new EchoClient(
+                s -> {
+                  if (calls.incrementAndGet() % 10 == 0) {
+                    throw new IllegalStateException("boom");
+                  }
+                  return s;
+                }),
+            "fake",
+            2,
+            50,
+            1,
+            false,
+            far());
     assertEquals(RunResult.Status.FAILED, r.status);
     assertEquals(10, r.errors);
     assertEquals("10 of 100 calls failed, first: java.lang.IllegalStateException: boom", r.reason);
@@ -55,10 +75,19 @@ class StressRunnerTest {
 
   @Test
   void aRunPastTheDeadlineIsAbandonedAndFailed() throws Exception {
-    RunResult r = runner.run(new EchoClient(s -> {
-      sleep(50);
-      return s;
-    }), "fake", 2, 1000, 1, false, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+    RunResult r =
+        runner.run(
+            new EchoClient(
+                s -> {
+                  sleep(50);
+                  return s;
+                }),
+            "fake",
+            2,
+            1000,
+            1,
+            false,
+            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
     assertEquals(RunResult.Status.FAILED, r.status);
     assertTrue(runner.lastRunAbandoned());
     assertTrue(r.reason.startsWith("exceeded the cell's time limit ("), r.reason);
