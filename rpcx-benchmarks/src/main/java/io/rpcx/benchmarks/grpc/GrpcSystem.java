@@ -1,0 +1,168 @@
+package io.rpcx.benchmarks.grpc;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.rpcx.benchmarks.api.BenchmarkClient;
+import io.rpcx.benchmarks.api.BenchmarkServer;
+import io.rpcx.benchmarks.api.BenchmarkSystem;
+import io.rpcx.benchmarks.api.Versions;
+import io.rpcx.benchmarks.api.Workload;
+import io.rpcx.benchmarks.grpc.proto.BenchGrpc;
+import io.rpcx.benchmarks.grpc.proto.Blob;
+import io.rpcx.benchmarks.grpc.proto.FindReply;
+import io.rpcx.benchmarks.grpc.proto.MessageId;
+import io.rpcx.benchmarks.grpc.proto.Text;
+import io.rpcx.benchmarks.grpc.proto.UpdateRequest;
+import io.rpcx.benchmarks.model.Message;
+import io.rpcx.benchmarks.model.OrderInfo;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * gRPC-java over its shaded Netty transport, plaintext HTTP/2 on loopback, protobuf messages
+ * generated at build time from {@code bench.proto}.
+ *
+ * <p>Server: {@code NettyServerBuilder} with gRPC's default executor (a cached thread pool), so
+ * handlers run off the event loop as in a default gRPC deployment. Client: one {@link
+ * ManagedChannel} (one HTTP/2 connection, calls multiplexed as streams) shared by all threads,
+ * through the classic blocking stub.
+ *
+ * <p>The benchmark model is POJOs, so the client adapter converts POJO to protobuf message before
+ * each call and back after it ({@link ProtoMapper}), which is what a gRPC user with a POJO domain
+ * model does; the conversion is part of the measured cost. The server answers with the parsed
+ * messages without converting them back to POJOs (see {@link GrpcBenchService}).
+ */
+public final class GrpcSystem implements BenchmarkSystem {
+
+  @Override
+  public String name() {
+    return "grpc";
+  }
+
+  @Override
+  public String description() {
+    return "grpc-java "
+        + Versions.get("grpc")
+        + ", HTTP/2 over grpc-netty-shaded, protobuf "
+        + Versions.get("protobuf")
+        + ", default server executor, one channel, blocking stub";
+  }
+
+  @Override
+  public boolean supports(Workload workload) {
+    return true;
+  }
+
+  @Override
+  public BenchmarkServer startServer() throws Exception {
+    Server server =
+        NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+            .addService(new GrpcBenchService())
+            .build()
+            .start();
+    return new BenchmarkServer() {
+      @Override
+      public int port() {
+        return server.getPort();
+      }
+
+      @Override
+      public void close() {
+        try {
+          server.shutdown();
+          if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+            server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+          }
+        } catch (InterruptedException e) {
+          server.shutdownNow();
+          Thread.currentThread().interrupt();
+        }
+      }
+    };
+  }
+
+  @Override
+  public BenchmarkClient connect(int port) {
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
+            .usePlaintext()
+            .build();
+    return new Client(channel);
+  }
+
+  /** Converts POJOs to messages and calls the blocking stub. */
+  private static final class Client implements BenchmarkClient {
+    private final ManagedChannel channel;
+    private final BenchGrpc.BenchBlockingStub stub;
+
+    Client(ManagedChannel channel) {
+      this.channel = channel;
+      this.stub = BenchGrpc.newBlockingStub(channel);
+    }
+
+    @Override
+    public String echo(String text) {
+      return stub.echo(Text.newBuilder().setValue(text).build()).getValue();
+    }
+
+    @Override
+    public OrderInfo loadOrder(OrderInfo order) {
+      return ProtoMapper.fromProto(stub.loadOrder(ProtoMapper.toProto(order)));
+    }
+
+    @Override
+    public List<OrderInfo> loadOrders(List<OrderInfo> orders) {
+      return ProtoMapper.fromProto(stub.loadOrders(ProtoMapper.toProto(orders)));
+    }
+
+    @Override
+    public byte[] echoBytes(byte[] data) {
+      // copyFrom and toByteArray copy, as a user holding a byte[] has to.
+      return stub.echoBytes(Blob.newBuilder().setValue(ByteString.copyFrom(data)).build())
+          .getValue()
+          .toByteArray();
+    }
+
+    @Override
+    public Message create(Message message) {
+      return ProtoMapper.fromProto(stub.create(ProtoMapper.toProto(message)));
+    }
+
+    @Override
+    public boolean update(long id, Message message) {
+      return stub.update(
+              UpdateRequest.newBuilder().setId(id).setMessage(ProtoMapper.toProto(message)).build())
+          .getOk();
+    }
+
+    @Override
+    public Message findById(long id) {
+      FindReply reply = stub.findById(MessageId.newBuilder().setId(id).build());
+      return reply.getFound() ? ProtoMapper.fromProto(reply.getMessage()) : null;
+    }
+
+    @Override
+    public boolean remove(long id) {
+      return stub.remove(MessageId.newBuilder().setId(id).build()).getOk();
+    }
+
+    @Override
+    public void close() {
+      try {
+        channel.shutdown();
+        if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
+          channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        channel.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package io.rpcx.benchmarks.rpcx;
+
+import io.rpcx.annotation.RPCXServer;
+import io.rpcx.benchmarks.api.BenchmarkServiceImpl;
+import io.rpcx.benchmarks.model.Message;
+import io.rpcx.benchmarks.model.OrderInfo;
+import java.util.List;
+
+/**
+ * The RPCX server side of the benchmark service: publishes {@link BenchService} under the name
+ * {@code bench} and runs the logic every system shares ({@link BenchmarkServiceImpl}).
+ */
+@RPCXServer(name = "bench")
+public final class BenchServiceImpl implements BenchService {
+  private final BenchmarkServiceImpl logic = new BenchmarkServiceImpl();
+
+  @Override
+  public String echo(String text) {
+    return logic.echo(text);
+  }
+
+  @Override
+  public OrderInfo loadOrder(OrderInfo order) {
+    return logic.loadOrder(order);
+  }
+
+  @Override
+  public List<OrderInfo> loadOrders(List<OrderInfo> orders) {
+    return logic.loadOrders(orders);
+  }
+
+  @Override
+  public byte[] echoBytes(byte[] data) {
+    return logic.echoBytes(data);
+  }
+
+  @Override
+  public Message create(Message message) {
+    return logic.create(message);
+  }
+
+  @Override
+  public boolean update(long id, Message message) {
+    return logic.update(id, message);
+  }
+
+  @Override
+  public Message findById(long id) {
+    return logic.findById(id);
+  }
+
+  @Override
+  public boolean remove(long id) {
+    return logic.remove(id);
+  }
+}
