@@ -4,6 +4,7 @@ import io.rpcx.benchmarks.dubbo.DubboSystem;
 import io.rpcx.benchmarks.feign.FeignSystem;
 import io.rpcx.benchmarks.grpc.GrpcSystem;
 import io.rpcx.benchmarks.netty.NettySystem;
+import io.rpcx.benchmarks.rpcx.RpcxSystem;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,7 +20,7 @@ import java.util.Map;
  * }</pre>
  */
 public final class Systems {
-  /** Name of the RPCX system, whose adapter waits in {@code src/rpcx-pending}. */
+  /** Name of the RPCX system. */
   public static final String RPCX = "rpcx";
 
   private static final Map<String, BenchmarkSystem> SYSTEMS = new LinkedHashMap<>();
@@ -29,8 +30,7 @@ public final class Systems {
     register(new DubboSystem());
     register(new FeignSystem());
     register(new NettySystem());
-    // RPCX: add `register(new io.rpcx.benchmarks.rpcx.RpcxSystem());` here once the module depends
-    // on rpcx-client and rpcx-server (see src/rpcx-pending/README.md).
+    register(new RpcxSystem());
   }
 
   private Systems() {}
@@ -53,17 +53,8 @@ public final class Systems {
   public static BenchmarkSystem get(String name) {
     BenchmarkSystem system = SYSTEMS.get(name);
     if (system == null) {
-      String hint =
-          RPCX.equals(name)
-              ? " (the RPCX adapter is not wired in yet: see src/rpcx-pending/README.md)"
-              : "";
       throw new IllegalArgumentException(
-          "unknown system '"
-              + name
-              + "'"
-              + hint
-              + "; registered: "
-              + String.join(", ", SYSTEMS.keySet()));
+          "unknown system '" + name + "'; registered: " + String.join(", ", SYSTEMS.keySet()));
     }
     return system;
   }

@@ -16,9 +16,7 @@ import java.util.List;
  * BenchServiceImpl}, and an {@link RpcxClient} proxy of {@link BenchService} shared by all threads,
  * with RPCX's defaults for everything else (Netty transport, protobuf envelope, its own POJO
  * codec).
- *
- * <p>PENDING: this file lives in {@code src/rpcx-pending} and is not compiled until the module
- * depends on rpcx-client and rpcx-server; see {@code src/rpcx-pending/README.md}.
+
  */
 public final class RpcxSystem implements BenchmarkSystem {
 
