@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.CodedOutputStream;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.UnavailableException;
-import io.rpcx.core.internal.codec.SizeCache;
+import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.RequestCodec;
@@ -168,12 +167,9 @@ class ServerLifecycleTest {
     byte[] names = RequestCodec.nameFields(service, method);
     @SuppressWarnings("unchecked")
     ValueCodec<Object>[] none = new ValueCodec[0];
-    SizeCache sizes = new SizeCache();
-    int size = RequestCodec.size(id, names, new byte[0][], none, new Object[0], 0, Map.of(), sizes);
-    byte[] bytes = new byte[size];
-    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    RequestCodec.write(out, id, names, new byte[0][], none, new Object[0], 0, Map.of(), sizes);
-    return bytes;
+    ByteArrayProtoWriter out = new ByteArrayProtoWriter();
+    RequestCodec.write(out, id, names, new byte[0][], none, new Object[0], 0, Map.of());
+    return out.toByteArray();
   }
 
   private static void awaitRefusingConnections(int port) throws InterruptedException {

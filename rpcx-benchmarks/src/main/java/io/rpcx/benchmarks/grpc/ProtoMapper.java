@@ -17,7 +17,7 @@ import java.util.List;
  * is the code a gRPC user whose domain model is POJOs writes by hand, and its cost is part of what
  * the gRPC client is measured for. Stateless and thread-safe.
  */
-final class ProtoMapper {
+public final class ProtoMapper {
   private static final Status[] TO_PROTO = new Status[OrderStatus.values().length];
   private static final OrderStatus[] FROM_PROTO = new OrderStatus[OrderStatus.values().length];
 
@@ -31,7 +31,7 @@ final class ProtoMapper {
 
   private ProtoMapper() {}
 
-  static Order toProto(OrderInfo order) {
+  public static Order toProto(OrderInfo order) {
     Order.Builder b =
         Order.newBuilder()
             .setBillNumber(order.getBillNumber())
@@ -54,7 +54,7 @@ final class ProtoMapper {
     return b.build();
   }
 
-  static OrderInfo fromProto(Order proto) {
+  public static OrderInfo fromProto(Order proto) {
     OrderInfo order = new OrderInfo();
     order.setBillNumber(proto.getBillNumber());
     order.setOrderId(proto.getOrderId());
@@ -74,7 +74,7 @@ final class ProtoMapper {
     return order;
   }
 
-  static OrderList toProto(List<OrderInfo> orders) {
+  public static OrderList toProto(List<OrderInfo> orders) {
     OrderList.Builder b = OrderList.newBuilder();
     for (OrderInfo order : orders) {
       b.addOrders(toProto(order));
@@ -82,7 +82,7 @@ final class ProtoMapper {
     return b.build();
   }
 
-  static List<OrderInfo> fromProto(OrderList proto) {
+  public static List<OrderInfo> fromProto(OrderList proto) {
     List<OrderInfo> orders = new ArrayList<>(proto.getOrdersCount());
     for (Order order : proto.getOrdersList()) {
       orders.add(fromProto(order));
@@ -90,7 +90,7 @@ final class ProtoMapper {
     return orders;
   }
 
-  static ChatMessage toProto(Message message) {
+  public static ChatMessage toProto(Message message) {
     return ChatMessage.newBuilder()
         .setId(message.getId())
         .setText(message.getText())
@@ -98,7 +98,7 @@ final class ProtoMapper {
         .build();
   }
 
-  static Message fromProto(ChatMessage proto) {
+  public static Message fromProto(ChatMessage proto) {
     return new Message(proto.getId(), proto.getText(), proto.getCreatedAtMillis());
   }
 }

@@ -125,6 +125,13 @@ public final class Payloads {
   }
 
   /** A new, not yet stored message of the CRUD workload. */
+  /** The person of seed 002, with a 1 MiB photo or without one. */
+  public static Info info(boolean withPhoto) {
+    return new Info(
+        42, "Ada", "Lovelace", 36, "ada.lovelace@example.com", "+44 20 7946 0958", true,
+        51.5074f, -0.1278f, withPhoto ? binary(MIB) : null);
+  }
+
   public static Message message(String text) {
     return new Message(0, text, EPOCH_2024);
   }

@@ -1,10 +1,8 @@
 package io.rpcx.client.internal.call;
 
-import com.google.protobuf.CodedOutputStream;
 import io.rpcx.core.RpcxException;
-import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
-import io.rpcx.core.internal.codec.SizeCache;
+import io.rpcx.core.internal.codec.ProtoWriter;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
@@ -73,22 +71,8 @@ public abstract class PendingCall {
     return finished;
   }
 
-  /** Size of the request payload; reserves slots in {@code sizes}. */
-  public final int encodedSize(SizeCache sizes) throws CodecException {
-    MethodModel model = method.model();
-    return RequestCodec.size(
-        requestId,
-        model.nameFields(),
-        model.parameterTypeFields(),
-        model.parameterCodecs(),
-        args,
-        method.timeoutMillis(),
-        metadata,
-        sizes);
-  }
-
-  /** Writes the request payload measured by {@link #encodedSize}. */
-  public final void writeTo(CodedOutputStream out, SizeCache sizes) throws IOException {
+  /** Writes the request payload. */
+  public final void writeTo(ProtoWriter out) throws IOException {
     MethodModel model = method.model();
     RequestCodec.write(
         out,
@@ -98,8 +82,7 @@ public abstract class PendingCall {
         model.parameterCodecs(),
         args,
         method.timeoutMillis(),
-        metadata,
-        sizes);
+        metadata);
   }
 
   /** Whether the transport must time this call out (no caller thread waits for it). */

@@ -1,6 +1,5 @@
 package io.rpcx.client.internal.transport;
 
-import com.google.protobuf.CodedOutputStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -13,13 +12,12 @@ import io.rpcx.core.InternalErrorException;
 import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
-import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
-import io.rpcx.core.internal.codec.SizeCache;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SchemaFrames;
+import io.rpcx.core.internal.transport.ByteBufProtoWriter;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.NettyPayload;
@@ -112,23 +110,17 @@ final class ClientConnection implements CallOwner {
       id = ids.incrementAndGet();
     }
     call.bind(this, id);
-    SizeCache sizes = new SizeCache();
-    int size;
+    ByteBuf frame =
+        Frames.begin(
+            channel.alloc(), FrameType.REQUEST, call.model().requestSizeHint(), settings.maxFrameSize);
     try {
-      size = call.encodedSize(sizes);
-    } catch (CodecException | RuntimeException e) {
-      throw encodingFailed(call, e);
-    }
-    if (size > settings.maxFrameSize - FrameType.TYPE_AND_FLAGS_SIZE) {
+      call.writeTo(new ByteBufProtoWriter(frame));
+      call.model().requestSize(Frames.finish(frame));
+    } catch (IndexOutOfBoundsException e) {
+      frame.release();
       throw new ResourceExhaustedException(
-          "the request of " + call.model().displayName() + " is " + size
-              + " bytes, over the frame limit of " + settings.maxFrameSize + " bytes");
-    }
-    ByteBuf frame = Frames.allocate(channel.alloc(), FrameType.REQUEST, size);
-    try {
-      CodedOutputStream out = Frames.payloadOutput(frame, size);
-      call.writeTo(out, sizes);
-      Frames.finishPayload(frame, out, size);
+          "the request of " + call.model().displayName() + " is over the frame limit of "
+              + settings.maxFrameSize + " bytes");
     } catch (IOException | RuntimeException e) {
       frame.release();
       throw encodingFailed(call, e);

@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -30,14 +29,8 @@ final class CollectionCodec<E> extends MessageCodec<Collection<E>> {
   }
 
   @Override
-  protected int payloadSize(Collection<E> values, SizeCache sizes) throws CodecException {
-    return elementsSize(values, element, sizes);
-  }
-
-  @Override
-  protected void writePayload(CodedOutputStream out, Collection<E> values, SizeCache sizes)
-      throws IOException {
-    writeElements(out, values, element, elementTag, sizes);
+  protected void writePayload(ProtoWriter out, Collection<E> values) throws IOException {
+    writeElements(out, values, element, elementTag);
   }
 
   @Override
@@ -52,78 +45,48 @@ final class CollectionCodec<E> extends MessageCodec<Collection<E>> {
     }
   }
 
-  /** Size of the elements and null positions of {@code values}; shared with arrays. */
-  static <E> int elementsSize(Iterable<E> values, ValueCodec<E> element, SizeCache sizes)
-      throws CodecException {
-    int packedSlot = element.isPackable() ? sizes.reserve() : -1;
-    int nullsSlot = sizes.reserve();
-    int elementBytes = 0;
-    int nonNull = 0;
-    int nullBytes = 0;
-    int index = 0;
-    int elementTagSize = CodedOutputStream.computeTagSize(ELEMENTS);
-    for (E value : values) {
-      if (value == null) {
-        nullBytes += CodedOutputStream.computeUInt32SizeNoTag(index);
-      } else {
-        nonNull++;
-        elementBytes += element.encodedSize(value, sizes);
-        if (!element.isPackable()) {
-          elementBytes += elementTagSize;
+  /** Writes the elements and the null positions of {@code values}; shared with arrays. */
+  static <E> void writeElements(
+      ProtoWriter out, Iterable<E> values, ValueCodec<E> element, int elementTag)
+      throws IOException {
+    boolean anyNull = false;
+    if (element.isPackable()) {
+      int mark = -1;
+      for (E value : values) {
+        if (value == null) {
+          anyNull = true;
+        } else {
+          if (mark < 0) {
+            out.writeVarint32(elementTag);
+            mark = out.beginLengthDelimited();
+          }
+          element.write(out, value);
         }
       }
-      index++;
-    }
-    sizes.set(nullsSlot, nullBytes);
-    int size = elementBytes;
-    if (element.isPackable()) {
-      sizes.set(packedSlot, elementBytes);
-      size = nonNull == 0 ? 0 : elementTagSize + lengthDelimitedSize(elementBytes);
-    }
-    if (nullBytes > 0) {
-      size += CodedOutputStream.computeTagSize(NULL_POSITIONS) + lengthDelimitedSize(nullBytes);
-    }
-    return size;
-  }
-
-  /** Writes what {@link #elementsSize} measured. */
-  static <E> void writeElements(
-      CodedOutputStream out,
-      Iterable<E> values,
-      ValueCodec<E> element,
-      int elementTag,
-      SizeCache sizes)
-      throws IOException {
-    int packedBytes = element.isPackable() ? sizes.next() : 0;
-    int nullBytes = sizes.next();
-    if (element.isPackable()) {
-      if (packedBytes > 0) {
-        out.writeUInt32NoTag(elementTag);
-        out.writeUInt32NoTag(packedBytes);
-        for (E value : values) {
-          if (value != null) {
-            element.write(out, value, sizes);
-          }
-        }
+      if (mark >= 0) {
+        out.endLengthDelimited(mark);
       }
     } else {
       for (E value : values) {
-        if (value != null) {
-          out.writeUInt32NoTag(elementTag);
-          element.write(out, value, sizes);
+        if (value == null) {
+          anyNull = true;
+        } else {
+          out.writeVarint32(elementTag);
+          element.write(out, value);
         }
       }
     }
-    if (nullBytes > 0) {
+    if (anyNull) {
       out.writeTag(NULL_POSITIONS, LEN);
-      out.writeUInt32NoTag(nullBytes);
+      int mark = out.beginLengthDelimited();
       int index = 0;
       for (E value : values) {
         if (value == null) {
-          out.writeUInt32NoTag(index);
+          out.writeVarint32(index);
         }
         index++;
       }
+      out.endLengthDelimited(mark);
     }
   }
 
@@ -203,9 +166,6 @@ final class CollectionCodec<E> extends MessageCodec<Collection<E>> {
     return result;
   }
 
-  static int lengthDelimitedSize(int payload) {
-    return CodedOutputStream.computeUInt32SizeNoTag(payload) + payload;
-  }
 
   @Override
   void collectPojoCodecs(java.util.Set<PojoCodec<?>> into) {

@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.lang.reflect.Type;
@@ -84,28 +83,16 @@ final class JavaTypeCodecs implements CodecFactory {
     return values;
   }
 
-  private static int fieldsSize(long... values) {
-    int size = 0;
+  /** Writes a message of integer fields 1..n, leaving zeros out. */
+  private static void writeMessage(ProtoWriter out, long... values) {
+    int mark = out.beginLengthDelimited();
     for (int i = 0; i < values.length; i++) {
       if (values[i] != 0) {
-        size += CodedOutputStream.computeInt64Size(i + 1, values[i]);
+        out.writeTag(i + 1, ValueCodec.VARINT);
+        out.writeVarint64(values[i]);
       }
     }
-    return size;
-  }
-
-  private static int messageSize(long... values) {
-    int payload = fieldsSize(values);
-    return CodedOutputStream.computeUInt32SizeNoTag(payload) + payload;
-  }
-
-  private static void writeMessage(CodedOutputStream out, long... values) throws IOException {
-    out.writeUInt32NoTag(fieldsSize(values));
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] != 0) {
-        out.writeInt64(i + 1, values[i]);
-      }
-    }
+    out.endLengthDelimited(mark);
   }
 
   private static int narrow(long value, String what) throws CodecException {
@@ -121,12 +108,7 @@ final class JavaTypeCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(Instant value, SizeCache sizes) {
-      return messageSize(value.getEpochSecond(), value.getNano());
-    }
-
-    @Override
-    public void write(CodedOutputStream out, Instant value, SizeCache sizes) throws IOException {
+    public void write(ProtoWriter out, Instant value) throws IOException {
       writeMessage(out, value.getEpochSecond(), value.getNano());
     }
 
@@ -152,12 +134,7 @@ final class JavaTypeCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(Date value, SizeCache sizes) {
-      return messageSize(parts(value));
-    }
-
-    @Override
-    public void write(CodedOutputStream out, Date value, SizeCache sizes) throws IOException {
+    public void write(ProtoWriter out, Date value) throws IOException {
       writeMessage(out, parts(value));
     }
 
@@ -178,12 +155,7 @@ final class JavaTypeCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(Duration value, SizeCache sizes) {
-      return messageSize(value.getSeconds(), value.getNano());
-    }
-
-    @Override
-    public void write(CodedOutputStream out, Duration value, SizeCache sizes) throws IOException {
+    public void write(ProtoWriter out, Duration value) throws IOException {
       writeMessage(out, value.getSeconds(), value.getNano());
     }
 
@@ -204,12 +176,7 @@ final class JavaTypeCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(LocalDate value, SizeCache sizes) {
-      return messageSize(value.getYear(), value.getMonthValue(), value.getDayOfMonth());
-    }
-
-    @Override
-    public void write(CodedOutputStream out, LocalDate value, SizeCache sizes) throws IOException {
+    public void write(ProtoWriter out, LocalDate value) throws IOException {
       writeMessage(out, value.getYear(), value.getMonthValue(), value.getDayOfMonth());
     }
 
@@ -243,13 +210,7 @@ final class JavaTypeCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(LocalDateTime value, SizeCache sizes) {
-      return messageSize(parts(value));
-    }
-
-    @Override
-    public void write(CodedOutputStream out, LocalDateTime value, SizeCache sizes)
-        throws IOException {
+    public void write(ProtoWriter out, LocalDateTime value) throws IOException {
       writeMessage(out, parts(value));
     }
 
@@ -280,13 +241,8 @@ final class JavaTypeCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(BigDecimal value, SizeCache sizes) {
-      return CodedOutputStream.computeStringSizeNoTag(value.toString());
-    }
-
-    @Override
-    public void write(CodedOutputStream out, BigDecimal value, SizeCache sizes) throws IOException {
-      out.writeStringNoTag(value.toString());
+    public void write(ProtoWriter out, BigDecimal value) throws IOException {
+      out.writeString(value.toString());
     }
 
     @Override
@@ -314,13 +270,8 @@ final class JavaTypeCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(BigInteger value, SizeCache sizes) {
-      return CodedOutputStream.computeByteArraySizeNoTag(value.toByteArray());
-    }
-
-    @Override
-    public void write(CodedOutputStream out, BigInteger value, SizeCache sizes) throws IOException {
-      out.writeByteArrayNoTag(value.toByteArray());
+    public void write(ProtoWriter out, BigInteger value) throws IOException {
+      out.writeByteArray(value.toByteArray());
     }
 
     @Override
@@ -339,15 +290,10 @@ final class JavaTypeCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(UUID value, SizeCache sizes) {
-      return 17;
-    }
-
-    @Override
-    public void write(CodedOutputStream out, UUID value, SizeCache sizes) throws IOException {
-      out.writeUInt32NoTag(16);
-      out.writeFixed64NoTag(Long.reverseBytes(value.getMostSignificantBits()));
-      out.writeFixed64NoTag(Long.reverseBytes(value.getLeastSignificantBits()));
+    public void write(ProtoWriter out, UUID value) throws IOException {
+      out.writeByte(16);
+      out.writeFixed64(Long.reverseBytes(value.getMostSignificantBits()));
+      out.writeFixed64(Long.reverseBytes(value.getLeastSignificantBits()));
     }
 
     @Override
@@ -372,15 +318,9 @@ final class JavaTypeCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(ByteBuffer value, SizeCache sizes) {
-      int length = value.remaining();
-      return CodedOutputStream.computeUInt32SizeNoTag(length) + length;
-    }
-
-    @Override
-    public void write(CodedOutputStream out, ByteBuffer value, SizeCache sizes) throws IOException {
-      out.writeUInt32NoTag(value.remaining());
-      out.write(value.duplicate());
+    public void write(ProtoWriter out, ByteBuffer value) throws IOException {
+      out.writeVarint32(value.remaining());
+      out.writeBytes(value);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.util.Map;
@@ -31,27 +30,13 @@ final class MapCodec<K, V> extends MessageCodec<Map<K, V>> {
   }
 
   @Override
-  protected int payloadSize(Map<K, V> map, SizeCache sizes) throws CodecException {
-    int size = 0;
-    int entryTagSize = CodedOutputStream.computeTagSize(ENTRY);
-    for (Map.Entry<K, V> entry : map.entrySet()) {
-      int slot = sizes.reserve();
-      int entrySize =
-          key.fieldSize(KEY, entry.getKey(), sizes) + value.fieldSize(VALUE, entry.getValue(), sizes);
-      sizes.set(slot, entrySize);
-      size += entryTagSize + CollectionCodec.lengthDelimitedSize(entrySize);
-    }
-    return size;
-  }
-
-  @Override
-  protected void writePayload(CodedOutputStream out, Map<K, V> map, SizeCache sizes)
-      throws IOException {
+  protected void writePayload(ProtoWriter out, Map<K, V> map) throws IOException {
     for (Map.Entry<K, V> entry : map.entrySet()) {
       out.writeTag(ENTRY, LEN);
-      out.writeUInt32NoTag(sizes.next());
-      key.writeField(out, KEY, entry.getKey(), sizes);
-      value.writeField(out, VALUE, entry.getValue(), sizes);
+      int mark = out.beginLengthDelimited();
+      key.writeField(out, KEY, entry.getKey());
+      value.writeField(out, VALUE, entry.getValue());
+      out.endLengthDelimited(mark);
     }
   }
 

@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.lang.reflect.Array;
@@ -24,14 +23,8 @@ final class ObjectArrayCodec<E> extends MessageCodec<E[]> {
   }
 
   @Override
-  protected int payloadSize(E[] values, SizeCache sizes) throws CodecException {
-    return CollectionCodec.elementsSize(Arrays.asList(values), element, sizes);
-  }
-
-  @Override
-  protected void writePayload(CodedOutputStream out, E[] values, SizeCache sizes)
-      throws IOException {
-    CollectionCodec.writeElements(out, Arrays.asList(values), element, elementTag, sizes);
+  protected void writePayload(ProtoWriter out, E[] values) throws IOException {
+    CollectionCodec.writeElements(out, Arrays.asList(values), element, elementTag);
   }
 
   @Override

@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -30,14 +29,8 @@ final class OptionalCodec<T> extends ValueCodec<Optional<T>> {
   }
 
   @Override
-  public int encodedSize(Optional<T> optional, SizeCache sizes) throws CodecException {
-    return value.encodedSize(optional.get(), sizes);
-  }
-
-  @Override
-  public void write(CodedOutputStream out, Optional<T> optional, SizeCache sizes)
-      throws IOException {
-    value.write(out, optional.get(), sizes);
+  public void write(ProtoWriter out, Optional<T> optional) throws IOException {
+    value.write(out, optional.get());
   }
 
   @Override

@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
@@ -80,21 +79,12 @@ final class PojoCodec<T> extends MessageCodec<T> {
   }
 
   @Override
-  protected int payloadSize(T value, SizeCache sizes) throws CodecException {
-    sizes.enter(typeName());
-    int size = 0;
+  protected void writePayload(ProtoWriter out, T value) throws IOException {
+    out.enter(typeName());
     for (PojoField field : fields) {
-      size += field.size(value, sizes);
+      field.write(out, value);
     }
-    sizes.exit();
-    return size;
-  }
-
-  @Override
-  protected void writePayload(CodedOutputStream out, T value, SizeCache sizes) throws IOException {
-    for (PojoField field : fields) {
-      field.write(out, value, sizes);
-    }
+    out.exit();
   }
 
   @Override

@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
@@ -67,11 +66,8 @@ abstract class PojoField {
     return tag;
   }
 
-  /** Encoded size of this field of {@code pojo}, tag included; 0 when left out. */
-  abstract int size(Object pojo, SizeCache sizes) throws CodecException;
-
-  /** Writes this field of {@code pojo}, mirroring {@link #size}. */
-  abstract void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException;
+  /** Writes this field of {@code pojo}, tag included; nothing when it is null or zero. */
+  abstract void write(ProtoWriter out, Object pojo) throws IOException;
 
   /** Reads this field's value (of a class) into {@code pojo}. */
   void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
@@ -96,26 +92,19 @@ abstract class PojoField {
   abstract void set(Object pojo, Object value) throws CodecException;
 
   /** The common encoding of a field whose value is an object. */
-  final int objectSize(Object value, SizeCache sizes) throws CodecException {
+  final void writeObject(ProtoWriter out, Object value) throws IOException {
     if (codec.isAbsent(value)) {
-      return 0;
+      return;
     }
+    out.writeVarint32(tag);
     try {
-      return CodedOutputStream.computeUInt32SizeNoTag(tag) + codec.encodedSize(value, sizes);
+      codec.write(out, value);
     } catch (CodecException e) {
       throw withField(e);
     } catch (ClassCastException e) {
       throw new CodecException(
           "field '" + name + "' holds a " + value.getClass().getName()
               + ", which does not match its declared type", e);
-    }
-  }
-
-  final void writeObject(CodedOutputStream out, Object value, SizeCache sizes)
-      throws IOException {
-    if (!codec.isAbsent(value)) {
-      out.writeUInt32NoTag(tag);
-      codec.write(out, value, sizes);
     }
   }
 
@@ -157,21 +146,15 @@ abstract class PojoField {
     }
 
     @Override
-    int size(Object pojo, SizeCache sizes) throws CodecException {
-      return objectSize(get(pojo), sizes);
-    }
-
-    @Override
-    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
-      writeObject(out, get(pojo), sizes);
-    }
-
-    private Object get(Object pojo) throws CodecException {
+    void write(ProtoWriter out, Object pojo) throws IOException {
+      Object value;
       try {
-        Object value = field.get(pojo);
-        return primitive && isZero(value) ? null : value;
+        value = field.get(pojo);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
+      }
+      if (!primitive || !isZero(value)) {
+        writeObject(out, value);
       }
     }
 
@@ -195,20 +178,16 @@ abstract class PojoField {
     }
 
     @Override
-    int size(Object pojo, SizeCache sizes) throws CodecException {
-      int value = get(pojo);
-      return value == 0
-          ? 0
-          : CodedOutputStream.computeUInt32SizeNoTag(tag())
-              + CodedOutputStream.computeInt32SizeNoTag(value);
-    }
-
-    @Override
-    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
-      int value = get(pojo);
+    void write(ProtoWriter out, Object pojo) throws IOException {
+      int value;
+      try {
+        value = field.getInt(pojo);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
       if (value != 0) {
-        out.writeUInt32NoTag(tag());
-        out.writeInt32NoTag(value);
+        out.writeVarint32(tag());
+        out.writeInt32(value);
       }
     }
 
@@ -221,14 +200,6 @@ abstract class PojoField {
       }
       try {
         field.setInt(pojo, in.readInt32());
-      } catch (IllegalAccessException e) {
-        throw accessFailed(e);
-      }
-    }
-
-    private int get(Object pojo) throws CodecException {
-      try {
-        return field.getInt(pojo);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
@@ -254,20 +225,16 @@ abstract class PojoField {
     }
 
     @Override
-    int size(Object pojo, SizeCache sizes) throws CodecException {
-      long value = get(pojo);
-      return value == 0
-          ? 0
-          : CodedOutputStream.computeUInt32SizeNoTag(tag())
-              + CodedOutputStream.computeInt64SizeNoTag(value);
-    }
-
-    @Override
-    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
-      long value = get(pojo);
+    void write(ProtoWriter out, Object pojo) throws IOException {
+      long value;
+      try {
+        value = field.getLong(pojo);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
       if (value != 0) {
-        out.writeUInt32NoTag(tag());
-        out.writeInt64NoTag(value);
+        out.writeVarint32(tag());
+        out.writeVarint64(value);
       }
     }
 
@@ -280,14 +247,6 @@ abstract class PojoField {
       }
       try {
         field.setLong(pojo, in.readInt64());
-      } catch (IllegalAccessException e) {
-        throw accessFailed(e);
-      }
-    }
-
-    private long get(Object pojo) throws CodecException {
-      try {
-        return field.getLong(pojo);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
@@ -313,18 +272,16 @@ abstract class PojoField {
     }
 
     @Override
-    int size(Object pojo, SizeCache sizes) throws CodecException {
-      return Double.doubleToRawLongBits(get(pojo)) == 0
-          ? 0
-          : CodedOutputStream.computeUInt32SizeNoTag(tag()) + 8;
-    }
-
-    @Override
-    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
-      double value = get(pojo);
+    void write(ProtoWriter out, Object pojo) throws IOException {
+      double value;
+      try {
+        value = field.getDouble(pojo);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
       if (Double.doubleToRawLongBits(value) != 0) {
-        out.writeUInt32NoTag(tag());
-        out.writeDoubleNoTag(value);
+        out.writeVarint32(tag());
+        out.writeDouble(value);
       }
     }
 
@@ -337,14 +294,6 @@ abstract class PojoField {
       }
       try {
         field.setDouble(pojo, in.readDouble());
-      } catch (IllegalAccessException e) {
-        throw accessFailed(e);
-      }
-    }
-
-    private double get(Object pojo) throws CodecException {
-      try {
-        return field.getDouble(pojo);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
@@ -370,15 +319,16 @@ abstract class PojoField {
     }
 
     @Override
-    int size(Object pojo, SizeCache sizes) throws CodecException {
-      return get(pojo) ? CodedOutputStream.computeUInt32SizeNoTag(tag()) + 1 : 0;
-    }
-
-    @Override
-    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
-      if (get(pojo)) {
-        out.writeUInt32NoTag(tag());
-        out.writeBoolNoTag(true);
+    void write(ProtoWriter out, Object pojo) throws IOException {
+      boolean value;
+      try {
+        value = field.getBoolean(pojo);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+      if (value) {
+        out.writeVarint32(tag());
+        out.writeBool(true);
       }
     }
 
@@ -391,14 +341,6 @@ abstract class PojoField {
       }
       try {
         field.setBoolean(pojo, in.readBool());
-      } catch (IllegalAccessException e) {
-        throw accessFailed(e);
-      }
-    }
-
-    private boolean get(Object pojo) throws CodecException {
-      try {
-        return field.getBoolean(pojo);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
@@ -417,44 +359,33 @@ abstract class PojoField {
   /** A record component: read through its accessor; set only through the constructor. */
   static final class RecordComponentField extends PojoField {
     private final Method accessor;
+    private final boolean primitive;
 
     RecordComponentField(String name, Method accessor, int number, ValueCodec<?> codec) {
       super(name, number, codec);
       this.accessor = accessor;
+      this.primitive = accessor.getReturnType().isPrimitive();
     }
 
     @Override
-    int size(Object pojo, SizeCache sizes) throws CodecException {
-      return objectSize(primitiveZeroAsAbsent(get(pojo)), sizes);
-    }
-
-    @Override
-    void write(CodedOutputStream out, Object pojo, SizeCache sizes) throws IOException {
-      writeObject(out, primitiveZeroAsAbsent(get(pojo)), sizes);
-    }
-
-    /** Primitive components leave zero out, like primitive fields of classes. */
-    private Object primitiveZeroAsAbsent(Object value) {
-      if (accessor.getReturnType().isPrimitive() && isZero(value)) {
-        return null;
-      }
-      return value;
-    }
-
-    private Object get(Object pojo) throws CodecException {
+    void write(ProtoWriter out, Object pojo) throws IOException {
+      Object value;
       try {
-        return accessor.invoke(pojo);
+        value = accessor.invoke(pojo);
       } catch (InvocationTargetException e) {
         throw new CodecException(
             "accessor of component '" + name() + "' threw " + e.getCause(), e.getCause());
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
+      if (!primitive || !isZero(value)) {
+        writeObject(out, value);
+      }
     }
 
     @Override
     void set(Object pojo, Object value) {
-      throw new UnsupportedOperationException("records are created whole");
+      throw new IllegalStateException("records are created whole, through their constructor");
     }
   }
 }

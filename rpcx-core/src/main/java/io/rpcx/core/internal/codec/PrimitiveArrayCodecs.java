@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.util.Arrays;
@@ -50,9 +49,7 @@ final class PrimitiveArrayCodecs {
 
     abstract int length(A array);
 
-    abstract int elementsSize(A array);
-
-    abstract void writeElements(CodedOutputStream out, A array) throws IOException;
+    abstract void writeElements(ProtoWriter out, A array);
 
     /** Reads one element and stores it at {@code index}, returning the (possibly grown) array. */
     abstract A readElement(CodedInputStream in, A array, int index) throws IOException;
@@ -62,24 +59,14 @@ final class PrimitiveArrayCodecs {
     abstract A trim(A array, int length);
 
     @Override
-    protected int payloadSize(A array, SizeCache sizes) {
-      if (length(array) == 0) {
-        return 0;
-      }
-      int elements = elementsSize(array);
-      return CodedOutputStream.computeTagSize(CollectionCodec.ELEMENTS)
-          + CollectionCodec.lengthDelimitedSize(elements);
-    }
-
-    @Override
-    protected void writePayload(CodedOutputStream out, A array, SizeCache sizes)
-        throws IOException {
+    protected void writePayload(ProtoWriter out, A array) {
       if (length(array) == 0) {
         return;
       }
       out.writeTag(CollectionCodec.ELEMENTS, LEN);
-      out.writeUInt32NoTag(elementsSize(array));
+      int mark = out.beginLengthDelimited();
       writeElements(out, array);
+      out.endLengthDelimited(mark);
     }
 
     @Override
@@ -127,18 +114,9 @@ final class PrimitiveArrayCodecs {
     }
 
     @Override
-    int elementsSize(int[] array) {
-      int size = 0;
+    void writeElements(ProtoWriter out, int[] array) {
       for (int value : array) {
-        size += CodedOutputStream.computeInt32SizeNoTag(value);
-      }
-      return size;
-    }
-
-    @Override
-    void writeElements(CodedOutputStream out, int[] array) throws IOException {
-      for (int value : array) {
-        out.writeInt32NoTag(value);
+        out.writeInt32(value);
       }
     }
 
@@ -171,18 +149,9 @@ final class PrimitiveArrayCodecs {
     }
 
     @Override
-    int elementsSize(long[] array) {
-      int size = 0;
+    void writeElements(ProtoWriter out, long[] array) {
       for (long value : array) {
-        size += CodedOutputStream.computeInt64SizeNoTag(value);
-      }
-      return size;
-    }
-
-    @Override
-    void writeElements(CodedOutputStream out, long[] array) throws IOException {
-      for (long value : array) {
-        out.writeInt64NoTag(value);
+        out.writeVarint64(value);
       }
     }
 
@@ -215,14 +184,9 @@ final class PrimitiveArrayCodecs {
     }
 
     @Override
-    int elementsSize(double[] array) {
-      return array.length * 8;
-    }
-
-    @Override
-    void writeElements(CodedOutputStream out, double[] array) throws IOException {
+    void writeElements(ProtoWriter out, double[] array) {
       for (double value : array) {
-        out.writeDoubleNoTag(value);
+        out.writeDouble(value);
       }
     }
 
@@ -255,14 +219,9 @@ final class PrimitiveArrayCodecs {
     }
 
     @Override
-    int elementsSize(float[] array) {
-      return array.length * 4;
-    }
-
-    @Override
-    void writeElements(CodedOutputStream out, float[] array) throws IOException {
+    void writeElements(ProtoWriter out, float[] array) {
       for (float value : array) {
-        out.writeFloatNoTag(value);
+        out.writeFloat(value);
       }
     }
 
@@ -295,14 +254,9 @@ final class PrimitiveArrayCodecs {
     }
 
     @Override
-    int elementsSize(boolean[] array) {
-      return array.length;
-    }
-
-    @Override
-    void writeElements(CodedOutputStream out, boolean[] array) throws IOException {
+    void writeElements(ProtoWriter out, boolean[] array) {
       for (boolean value : array) {
-        out.writeBoolNoTag(value);
+        out.writeBool(value);
       }
     }
 
@@ -335,18 +289,9 @@ final class PrimitiveArrayCodecs {
     }
 
     @Override
-    int elementsSize(short[] array) {
-      int size = 0;
+    void writeElements(ProtoWriter out, short[] array) {
       for (short value : array) {
-        size += CodedOutputStream.computeInt32SizeNoTag(value);
-      }
-      return size;
-    }
-
-    @Override
-    void writeElements(CodedOutputStream out, short[] array) throws IOException {
-      for (short value : array) {
-        out.writeInt32NoTag(value);
+        out.writeInt32(value);
       }
     }
 
@@ -383,18 +328,9 @@ final class PrimitiveArrayCodecs {
     }
 
     @Override
-    int elementsSize(char[] array) {
-      int size = 0;
+    void writeElements(ProtoWriter out, char[] array) {
       for (char value : array) {
-        size += CodedOutputStream.computeUInt32SizeNoTag(value);
-      }
-      return size;
-    }
-
-    @Override
-    void writeElements(CodedOutputStream out, char[] array) throws IOException {
-      for (char value : array) {
-        out.writeUInt32NoTag(value);
+        out.writeVarint32(value);
       }
     }
 

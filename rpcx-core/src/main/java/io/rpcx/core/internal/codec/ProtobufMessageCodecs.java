@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.ExtensionRegistryLite;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
@@ -59,13 +58,8 @@ final class ProtobufMessageCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(M value, SizeCache sizes) {
-      return CodedOutputStream.computeMessageSizeNoTag(value);
-    }
-
-    @Override
-    public void write(CodedOutputStream out, M value, SizeCache sizes) throws IOException {
-      out.writeMessageNoTag(value);
+    public void write(ProtoWriter out, M value) throws IOException {
+      out.writeMessage(value);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.util.HashMap;
@@ -80,13 +79,8 @@ final class ScalarCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(Boolean value, SizeCache sizes) {
-      return 1;
-    }
-
-    @Override
-    public void write(CodedOutputStream out, Boolean value, SizeCache sizes) throws IOException {
-      out.writeBoolNoTag(value);
+    public void write(ProtoWriter out, Boolean value) throws IOException {
+      out.writeBool(value);
     }
 
     @Override
@@ -109,13 +103,8 @@ final class ScalarCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(Integer value, SizeCache sizes) {
-      return CodedOutputStream.computeInt32SizeNoTag(value);
-    }
-
-    @Override
-    public void write(CodedOutputStream out, Integer value, SizeCache sizes) throws IOException {
-      out.writeInt32NoTag(value);
+    public void write(ProtoWriter out, Integer value) throws IOException {
+      out.writeInt32(value);
     }
 
     @Override
@@ -138,13 +127,8 @@ final class ScalarCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(Long value, SizeCache sizes) {
-      return CodedOutputStream.computeInt64SizeNoTag(value);
-    }
-
-    @Override
-    public void write(CodedOutputStream out, Long value, SizeCache sizes) throws IOException {
-      out.writeInt64NoTag(value);
+    public void write(ProtoWriter out, Long value) throws IOException {
+      out.writeVarint64(value);
     }
 
     @Override
@@ -167,13 +151,8 @@ final class ScalarCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(Short value, SizeCache sizes) {
-      return CodedOutputStream.computeInt32SizeNoTag(value);
-    }
-
-    @Override
-    public void write(CodedOutputStream out, Short value, SizeCache sizes) throws IOException {
-      out.writeInt32NoTag(value);
+    public void write(ProtoWriter out, Short value) throws IOException {
+      out.writeInt32(value);
     }
 
     @Override
@@ -200,13 +179,8 @@ final class ScalarCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(Byte value, SizeCache sizes) {
-      return CodedOutputStream.computeInt32SizeNoTag(value);
-    }
-
-    @Override
-    public void write(CodedOutputStream out, Byte value, SizeCache sizes) throws IOException {
-      out.writeInt32NoTag(value);
+    public void write(ProtoWriter out, Byte value) throws IOException {
+      out.writeInt32(value);
     }
 
     @Override
@@ -233,14 +207,9 @@ final class ScalarCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(Character value, SizeCache sizes) {
-      return CodedOutputStream.computeUInt32SizeNoTag(value);
-    }
-
-    @Override
-    public void write(CodedOutputStream out, Character value, SizeCache sizes)
+    public void write(ProtoWriter out, Character value)
         throws IOException {
-      out.writeUInt32NoTag(value);
+      out.writeVarint32(value);
     }
 
     @Override
@@ -267,13 +236,8 @@ final class ScalarCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(Float value, SizeCache sizes) {
-      return 4;
-    }
-
-    @Override
-    public void write(CodedOutputStream out, Float value, SizeCache sizes) throws IOException {
-      out.writeFloatNoTag(value);
+    public void write(ProtoWriter out, Float value) throws IOException {
+      out.writeFloat(value);
     }
 
     @Override
@@ -296,13 +260,8 @@ final class ScalarCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(Double value, SizeCache sizes) {
-      return 8;
-    }
-
-    @Override
-    public void write(CodedOutputStream out, Double value, SizeCache sizes) throws IOException {
-      out.writeDoubleNoTag(value);
+    public void write(ProtoWriter out, Double value) throws IOException {
+      out.writeDouble(value);
     }
 
     @Override
@@ -322,13 +281,8 @@ final class ScalarCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(String value, SizeCache sizes) {
-      return CodedOutputStream.computeStringSizeNoTag(value);
-    }
-
-    @Override
-    public void write(CodedOutputStream out, String value, SizeCache sizes) throws IOException {
-      out.writeStringNoTag(value);
+    public void write(ProtoWriter out, String value) throws IOException {
+      out.writeString(value);
     }
 
     @Override
@@ -344,13 +298,8 @@ final class ScalarCodecs implements CodecFactory {
     }
 
     @Override
-    public int encodedSize(byte[] value, SizeCache sizes) {
-      return CodedOutputStream.computeByteArraySizeNoTag(value);
-    }
-
-    @Override
-    public void write(CodedOutputStream out, byte[] value, SizeCache sizes) throws IOException {
-      out.writeByteArrayNoTag(value);
+    public void write(ProtoWriter out, byte[] value) throws IOException {
+      out.writeByteArray(value);
     }
 
     @Override
@@ -363,24 +312,27 @@ final class ScalarCodecs implements CodecFactory {
   static final class EnumCodec<E extends Enum<E>> extends ValueCodec<E> {
     private final Class<E> type;
     private final Map<String, E> byName;
+    /** Each constant's name, encoded once: length and UTF-8 bytes, by ordinal. */
+    private final byte[][] encoded;
 
     EnumCodec(Class<E> type) {
       super(type.getSimpleName(), LEN);
       this.type = type;
       this.byName = new HashMap<>();
-      for (E constant : type.getEnumConstants()) {
+      E[] constants = type.getEnumConstants();
+      this.encoded = new byte[constants.length][];
+      for (E constant : constants) {
         byName.put(constant.name(), constant);
+        ByteArrayProtoWriter writer = new ByteArrayProtoWriter(new byte[16]);
+        writer.writeString(constant.name());
+        encoded[constant.ordinal()] = writer.toByteArray();
       }
     }
 
     @Override
-    public int encodedSize(E value, SizeCache sizes) {
-      return CodedOutputStream.computeStringSizeNoTag(value.name());
-    }
-
-    @Override
-    public void write(CodedOutputStream out, E value, SizeCache sizes) throws IOException {
-      out.writeStringNoTag(value.name());
+    public void write(ProtoWriter out, E value) {
+      byte[] bytes = encoded[value.ordinal()];
+      out.writeBytes(bytes, 0, bytes.length);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import java.io.IOException;
 
@@ -11,7 +10,7 @@ import java.io.IOException;
  * <p>Every codec is built once, when a service is registered, for one declared type; it is
  * immutable, thread-safe, and does no reflective lookup while encoding or decoding. A codec handles
  * the value itself (for length-delimited values including the length) but not the field tag, which
- * belongs to the enclosing message: {@link #writeField} and {@link #fieldSize} add it.
+ * belongs to the enclosing message: {@link #writeField} adds it.
  *
  * <p>The type of the value is known on both sides from the method signature; nothing read from the
  * wire ever chooses a class.
@@ -46,14 +45,10 @@ public abstract class ValueCodec<T> {
   }
 
   /**
-   * Size of {@code value} on the wire, excluding the field tag and including the length prefix of a
-   * length-delimited value. May reserve slots in {@code sizes} that {@link #write} takes back.
-   * {@code value} is never absent.
+   * Writes {@code value} without its field tag, with the length prefix of a length-delimited
+   * value. {@code value} is never absent.
    */
-  public abstract int encodedSize(T value, SizeCache sizes) throws CodecException;
-
-  /** Writes {@code value} without its field tag; must mirror {@link #encodedSize} exactly. */
-  public abstract void write(CodedOutputStream out, T value, SizeCache sizes) throws IOException;
+  public abstract void write(ProtoWriter out, T value) throws IOException;
 
   /** Reads one value whose field tag (of this codec's wire type) has just been read. */
   public abstract T read(CodedInputStream in, DecodeContext context) throws IOException;
@@ -73,22 +68,13 @@ public abstract class ValueCodec<T> {
     return wireType != LEN;
   }
 
-  /** Size of {@code value} as field {@code fieldNumber}, tag included; 0 when the value is absent. */
-  public final int fieldSize(int fieldNumber, T value, SizeCache sizes) throws CodecException {
-    if (isAbsent(value)) {
-      return 0;
-    }
-    return CodedOutputStream.computeTagSize(fieldNumber) + encodedSize(value, sizes);
-  }
-
   /** Writes {@code value} as field {@code fieldNumber}, tag included; nothing when it is absent. */
-  public final void writeField(CodedOutputStream out, int fieldNumber, T value, SizeCache sizes)
-      throws IOException {
+  public final void writeField(ProtoWriter out, int fieldNumber, T value) throws IOException {
     if (isAbsent(value)) {
       return;
     }
     out.writeTag(fieldNumber, wireType);
-    write(out, value, sizes);
+    write(out, value);
   }
 
   /** Reads a value whose tag was {@code tag}, failing clearly when the wire type does not match. */

@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import java.io.IOException;
 
@@ -16,16 +15,9 @@ public final class Values {
 
   private Values() {}
 
-  /** Size of the wrapper message for {@code value}; 0 when the value is absent. */
-  public static <T> int size(ValueCodec<T> codec, T value, SizeCache sizes)
-      throws CodecException {
-    return codec.fieldSize(VALUE_FIELD, value, sizes);
-  }
-
-  /** Writes the wrapper message for {@code value}, without a length prefix. */
-  public static <T> void write(CodedOutputStream out, ValueCodec<T> codec, T value, SizeCache sizes)
-      throws IOException {
-    codec.writeField(out, VALUE_FIELD, value, sizes);
+  /** Writes the wrapper message for {@code value}, without a length prefix; nothing if absent. */
+  public static <T> void write(ProtoWriter out, ValueCodec<T> codec, T value) throws IOException {
+    codec.writeField(out, VALUE_FIELD, value);
   }
 
   /**

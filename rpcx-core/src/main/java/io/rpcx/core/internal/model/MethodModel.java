@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Everything RPCX needs to call or serve one method, worked out once from annotations and the
  * signature: published names, codecs of parameters and result, timeout, declared exceptions, and
- * the constant bytes of the request. Immutable and thread-safe.
+ * the constant bytes of the request. Immutable and thread-safe, except for two advisory size hints
+ * (the last request and reply sizes, used to size buffers) that races may leave slightly stale.
  */
 public final class MethodModel {
   private static final AtomicInteger IDS = new AtomicInteger();
@@ -36,6 +37,8 @@ public final class MethodModel {
   private final byte[] nameFields;
   private final byte[] parameterSchemas;
   private final byte[] resultSchemas;
+  private volatile int requestSizeHint = 256;
+  private volatile int replySizeHint = 256;
 
   MethodModel(
       String service,
@@ -71,6 +74,30 @@ public final class MethodModel {
     this.parameterSchemas = SchemaFrames.encode(Schemas.reachableFrom(Arrays.asList(parameterCodecs)));
     this.resultSchemas =
         SchemaFrames.encode(Schemas.reachableFrom(resultCodec == null ? List.of() : List.of(resultCodec)));
+  }
+
+  /** The size of the last request payload written, to size the next buffer. */
+  public int requestSizeHint() {
+    return requestSizeHint;
+  }
+
+  /** Records the size of a request payload written. */
+  public void requestSize(int size) {
+    if (size != requestSizeHint) {
+      requestSizeHint = size;
+    }
+  }
+
+  /** The size of the last reply payload written, to size the next buffer. */
+  public int replySizeHint() {
+    return replySizeHint;
+  }
+
+  /** Records the size of a reply payload written. */
+  public void replySize(int size) {
+    if (size != replySizeHint) {
+      replySizeHint = size;
+    }
   }
 
   /** A number unique to this model in the JVM, for per-connection bookkeeping. */

@@ -1,19 +1,16 @@
 package io.rpcx.core.internal.protocol;
 
-import com.google.protobuf.CodedOutputStream;
-import io.rpcx.core.internal.codec.CodecException;
-import io.rpcx.core.internal.codec.SizeCache;
+import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
+import io.rpcx.core.internal.codec.ProtoWriter;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Map;
 
 /**
  * Writes {@code RPCXRequest} payloads straight into an output buffer, field by field, in the layout
- * of rpcx.proto. The parts that never change for a method (service and method names, argument type
- * descriptors) are encoded once into byte arrays and copied per call.
+ * of rpcx.proto, in one pass. The parts that never change for a method (service and method names,
+ * argument type descriptors) are encoded once into byte arrays and copied per call.
  */
 public final class RequestCodec {
   static final int REQUEST_ID = 1;
@@ -31,113 +28,60 @@ public final class RequestCodec {
 
   /** Fields 2 and 3 (service and method names), encoded once per method. */
   public static byte[] nameFields(String service, String method) {
-    return encode(
-        out -> {
-          out.writeString(SERVICE, service);
-          out.writeString(METHOD, method);
-        });
+    ByteArrayProtoWriter out = new ByteArrayProtoWriter();
+    out.writeTag(SERVICE, ValueCodec.LEN);
+    out.writeString(service);
+    out.writeTag(METHOD, ValueCodec.LEN);
+    out.writeString(method);
+    return out.toByteArray();
   }
 
   /** Field 1 of an {@code Argument} (its type descriptor), encoded once per parameter. */
   public static byte[] typeField(String typeName) {
-    return encode(out -> out.writeString(ARGUMENT_TYPE, typeName));
+    ByteArrayProtoWriter out = new ByteArrayProtoWriter();
+    out.writeTag(ARGUMENT_TYPE, ValueCodec.LEN);
+    out.writeString(typeName);
+    return out.toByteArray();
   }
 
-  /** Size of the request payload. Reserves the slots that {@link #write} takes back. */
-  public static int size(
-      int requestId,
-      byte[] nameFields,
-      byte[][] typeFields,
-      ValueCodec<Object>[] codecs,
-      Object[] args,
-      int timeoutMillis,
-      Map<String, String> metadata,
-      SizeCache sizes)
-      throws CodecException {
-    int size = 1 + CodedOutputStream.computeUInt32SizeNoTag(requestId) + nameFields.length;
-    for (int i = 0; i < codecs.length; i++) {
-      int argumentSlot = sizes.reserve();
-      int valueSlot = sizes.reserve();
-      int valueSize = Values.size(codecs[i], args[i], sizes);
-      sizes.set(valueSlot, valueSize);
-      int argumentSize = typeFields[i].length + lengthDelimitedFieldSize(valueSize);
-      sizes.set(argumentSlot, argumentSize);
-      size += 1 + CodedOutputStream.computeUInt32SizeNoTag(argumentSize) + argumentSize;
-    }
-    if (timeoutMillis > 0) {
-      size += CodedOutputStream.computeUInt32Size(TIMEOUT_MILLIS, timeoutMillis);
-    }
-    if (!metadata.isEmpty()) {
-      for (Map.Entry<String, String> entry : metadata.entrySet()) {
-        int entrySize = entrySize(entry);
-        size += 1 + CodedOutputStream.computeUInt32SizeNoTag(entrySize) + entrySize;
-      }
-    }
-    return size;
-  }
-
-  /** Writes the request payload measured by {@link #size}. */
+  /** Writes a request payload. */
   public static void write(
-      CodedOutputStream out,
+      ProtoWriter out,
       int requestId,
       byte[] nameFields,
       byte[][] typeFields,
       ValueCodec<Object>[] codecs,
       Object[] args,
       int timeoutMillis,
-      Map<String, String> metadata,
-      SizeCache sizes)
+      Map<String, String> metadata)
       throws IOException {
-    out.writeUInt32(REQUEST_ID, requestId);
-    out.writeRawBytes(nameFields);
+    out.writeTag(REQUEST_ID, ValueCodec.VARINT);
+    out.writeVarint32(requestId);
+    out.writeBytes(nameFields, 0, nameFields.length);
     for (int i = 0; i < codecs.length; i++) {
-      int argumentSize = sizes.next();
-      int valueSize = sizes.next();
       out.writeTag(ARGUMENTS, ValueCodec.LEN);
-      out.writeUInt32NoTag(argumentSize);
-      out.writeRawBytes(typeFields[i]);
-      if (valueSize > 0) {
+      int argument = out.beginLengthDelimited();
+      out.writeBytes(typeFields[i], 0, typeFields[i].length);
+      if (!codecs[i].isAbsent(args[i])) {
         out.writeTag(ARGUMENT_VALUE, ValueCodec.LEN);
-        out.writeUInt32NoTag(valueSize);
-        Values.write(out, codecs[i], args[i], sizes);
+        int value = out.beginLengthDelimited();
+        Values.write(out, codecs[i], args[i]);
+        out.endLengthDelimited(value);
       }
+      out.endLengthDelimited(argument);
     }
     if (timeoutMillis > 0) {
-      out.writeUInt32(TIMEOUT_MILLIS, timeoutMillis);
+      out.writeTag(TIMEOUT_MILLIS, ValueCodec.VARINT);
+      out.writeVarint32(timeoutMillis);
     }
-    if (!metadata.isEmpty()) {
-      for (Map.Entry<String, String> entry : metadata.entrySet()) {
-        out.writeTag(METADATA, ValueCodec.LEN);
-        out.writeUInt32NoTag(entrySize(entry));
-        out.writeString(ENTRY_KEY, entry.getKey());
-        out.writeString(ENTRY_VALUE, entry.getValue());
-      }
-    }
-  }
-
-  private static int entrySize(Map.Entry<String, String> entry) {
-    return CodedOutputStream.computeStringSize(ENTRY_KEY, entry.getKey())
-        + CodedOutputStream.computeStringSize(ENTRY_VALUE, entry.getValue());
-  }
-
-  /** Size of a length-delimited field with a 1-byte tag, or 0 for an empty one (omitted). */
-  static int lengthDelimitedFieldSize(int payload) {
-    return payload == 0 ? 0 : 1 + CodedOutputStream.computeUInt32SizeNoTag(payload) + payload;
-  }
-
-  interface Writer {
-    void writeTo(CodedOutputStream out) throws IOException;
-  }
-
-  static byte[] encode(Writer writer) {
-    try {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-      writer.writeTo(out);
-      out.flush();
-      return bytes.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    for (Map.Entry<String, String> entry : metadata.entrySet()) {
+      out.writeTag(METADATA, ValueCodec.LEN);
+      int mark = out.beginLengthDelimited();
+      out.writeTag(ENTRY_KEY, ValueCodec.LEN);
+      out.writeString(entry.getKey());
+      out.writeTag(ENTRY_VALUE, ValueCodec.LEN);
+      out.writeString(entry.getValue());
+      out.endLengthDelimited(mark);
     }
   }
 }

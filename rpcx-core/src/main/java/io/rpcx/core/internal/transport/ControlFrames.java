@@ -1,13 +1,11 @@
 package io.rpcx.core.internal.transport;
 
-import com.google.protobuf.CodedOutputStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.proto.GoAway;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /** Builds and reads control frames: ping, pong and goaway. */
 public final class ControlFrames {
@@ -15,22 +13,11 @@ public final class ControlFrames {
 
   /** A GOAWAY frame with {@code code} and {@code message}. */
   public static ByteBuf goAway(ByteBufAllocator allocator, StatusCode code, String message) {
-    GoAway goAway =
-        GoAway.newBuilder()
-            .setCodeValue(code.number())
-            .setMessage(message)
-            .build();
-    int size = goAway.getSerializedSize();
-    ByteBuf frame = Frames.allocate(allocator, FrameType.GOAWAY, size);
-    try {
-      CodedOutputStream out = Frames.payloadOutput(frame, size);
-      goAway.writeTo(out);
-      Frames.finishPayload(frame, out, size);
-      return frame;
-    } catch (IOException e) {
-      frame.release();
-      throw new UncheckedIOException(e);
-    }
+    byte[] payload =
+        GoAway.newBuilder().setCodeValue(code.number()).setMessage(message).build().toByteArray();
+    ByteBuf frame = Frames.allocate(allocator, FrameType.GOAWAY, payload.length);
+    frame.writeBytes(payload);
+    return frame;
   }
 
   /** A SCHEMA frame with a payload made by {@code SchemaFrames.encode}. */

@@ -1,19 +1,17 @@
 package io.rpcx.core.internal.transport;
 
-import com.google.protobuf.CodedOutputStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.protocol.FrameType;
 
 /**
- * Builds outgoing frames: allocates one buffer of the exact frame size, writes the header, and
- * lets protobuf write the payload straight into it.
+ * Builds outgoing frames in one pooled buffer: the header first, with its length left open, then
+ * the payload written straight after it, then the length patched in.
  */
 public final class Frames {
   private Frames() {}
 
-  /** A buffer holding the header of a frame of {@code type} with {@code payloadSize} bytes. */
+  /** A buffer holding the header of a frame of {@code type} whose payload is {@code payloadSize}. */
   public static ByteBuf allocate(ByteBufAllocator allocator, byte type, int payloadSize) {
     ByteBuf frame = allocator.directBuffer(FrameType.HEADER_SIZE + payloadSize);
     frame.writeInt(FrameType.TYPE_AND_FLAGS_SIZE + payloadSize);
@@ -22,27 +20,27 @@ public final class Frames {
     return frame;
   }
 
-  /** A protobuf output over the next {@code payloadSize} writable bytes of {@code frame}. */
-  public static CodedOutputStream payloadOutput(ByteBuf frame, int payloadSize) {
-    if (frame.hasArray()) {
-      return CodedOutputStream.newInstance(
-          frame.array(), frame.arrayOffset() + frame.writerIndex(), payloadSize);
-    }
-    return CodedOutputStream.newInstance(frame.internalNioBuffer(frame.writerIndex(), payloadSize));
+  /**
+   * A buffer holding a frame header whose length is still open; write the payload after it (it
+   * grows as needed from {@code capacityHint}, but never past the frame limit: writing more throws
+   * {@link IndexOutOfBoundsException}) and call {@link #finish}.
+   */
+  public static ByteBuf begin(
+      ByteBufAllocator allocator, byte type, int capacityHint, int maxFrameSize) {
+    int max = (int) Math.min(Integer.MAX_VALUE, (long) FrameType.LENGTH_FIELD_SIZE + maxFrameSize);
+    ByteBuf frame =
+        allocator.directBuffer(
+            Math.min(max, FrameType.HEADER_SIZE + Math.max(16, capacityHint)), max);
+    frame.writeInt(0);
+    frame.writeByte(type);
+    frame.writeByte(0);
+    return frame;
   }
 
-  /**
-   * Checks that exactly {@code payloadSize} bytes were written and moves the writer index past
-   * them. A mismatch means a value changed between the size and the write pass (another thread
-   * modifying an argument): the frame would be corrupt, so it is refused.
-   */
-  public static void finishPayload(ByteBuf frame, CodedOutputStream out, int payloadSize)
-      throws CodecException {
-    if (out.spaceLeft() != 0) {
-      throw new CodecException(
-          "wrote " + (payloadSize - out.spaceLeft()) + " of " + payloadSize
-              + " bytes: a value was modified while it was being encoded");
-    }
-    frame.writerIndex(frame.writerIndex() + payloadSize);
+  /** Patches the length of a frame started with {@link #begin}; returns its payload size. */
+  public static int finish(ByteBuf frame) {
+    int afterLength = frame.writerIndex() - frame.readerIndex() - FrameType.LENGTH_FIELD_SIZE;
+    frame.setInt(frame.readerIndex(), afterLength);
+    return afterLength - FrameType.TYPE_AND_FLAGS_SIZE;
   }
 }

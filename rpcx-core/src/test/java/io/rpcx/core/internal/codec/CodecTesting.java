@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Type;
@@ -15,13 +14,9 @@ final class CodecTesting {
     @SuppressWarnings("unchecked")
     ValueCodec<Object> codec = (ValueCodec<Object>) registry.codecFor(type);
     try {
-      SizeCache sizes = new SizeCache();
-      int size = Values.size(codec, value, sizes);
-      byte[] bytes = new byte[size];
-      CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-      Values.write(out, codec, value, sizes);
-      out.checkNoSpaceLeft();
-      return bytes;
+      ByteArrayProtoWriter out = new ByteArrayProtoWriter();
+      Values.write(out, codec, value);
+      return out.toByteArray();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.BoolValue;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.BytesValue;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.DoubleValue;
 import com.google.protobuf.Int32Value;
 import com.google.protobuf.Int64Value;
@@ -26,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.HashSet;
@@ -60,6 +58,7 @@ class ValueCodecTest {
   SortedMap<Integer, String> sortedMapOfStrings;
   Optional<String> optionalString;
   List<List<Integer>> listOfLists;
+  List<List<String>> listOfStringLists;
   Map<String, List<Color>> mapOfEnumLists;
   List<Timestamp> listOfMessages;
   List<String>[] arrayOfLists;
@@ -281,15 +280,9 @@ class ValueCodecTest {
   }
 
   @Test
-  void aValueChangedBetweenSizeAndWriteIsDetected() throws Exception {
-    @SuppressWarnings("unchecked")
-    ValueCodec<Object> codec = (ValueCodec<Object>) CodecRegistry.standard().codecFor(declared("listOfStrings"));
-    List<String> list = new ArrayList<>(List.of("a"));
-    SizeCache sizes = new SizeCache();
-    int size = Values.size(codec, list, sizes);
-    list.add("grown");
-    byte[] bytes = new byte[size];
-    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    assertThrows(java.io.IOException.class, () -> Values.write(out, codec, list, sizes));
+  void longValuesGetLongLengthsWhereverTheyAreNested() throws Exception {
+    // Lengths of 128 bytes and more need a second varint byte: the writer moves the content.
+    List<List<String>> nested = List.of(List.of("x".repeat(200), "y"), List.of("z".repeat(20_000)));
+    assertEquals(nested, roundTrip(declared("listOfStringLists"), nested));
   }
 }

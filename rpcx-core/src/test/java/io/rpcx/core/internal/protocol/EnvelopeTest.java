@@ -7,12 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.StringValue;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.DecodeContext;
-import io.rpcx.core.internal.codec.SizeCache;
+import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
 import io.rpcx.core.internal.protocol.proto.Argument;
@@ -126,21 +125,15 @@ class EnvelopeTest {
 
   @Test
   void valueAndErrorRepliesAreValidRpcxReplies() throws Exception {
-    SizeCache sizes = new SizeCache();
-    int size = ReplyCodec.valueSize(12, STRING, "result", sizes);
-    byte[] bytes = new byte[size];
-    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    ReplyCodec.writeValue(out, 12, STRING, "result", sizes);
-    out.checkNoSpaceLeft();
-    RPCXReply reply = RPCXReply.parseFrom(bytes);
+    ByteArrayProtoWriter out = new ByteArrayProtoWriter();
+    ReplyCodec.writeValue(out, 12, STRING, "result");
+    RPCXReply reply = RPCXReply.parseFrom(out.toByteArray());
     assertEquals(12, reply.getRequestId());
     assertEquals("result", StringValue.parseFrom(reply.getValue()).getValue());
 
-    byte[] error = new byte[ReplyCodec.errorSize(13, StatusCode.NOT_FOUND, "no such method", "")];
-    CodedOutputStream errorOut = CodedOutputStream.newInstance(error);
+    ByteArrayProtoWriter errorOut = new ByteArrayProtoWriter();
     ReplyCodec.writeError(errorOut, 13, StatusCode.NOT_FOUND, "no such method", "");
-    errorOut.checkNoSpaceLeft();
-    RPCXReply parsed = RPCXReply.parseFrom(error);
+    RPCXReply parsed = RPCXReply.parseFrom(errorOut.toByteArray());
     assertEquals(io.rpcx.core.internal.protocol.proto.StatusCode.NOT_FOUND, parsed.getError().getCode());
     assertEquals("no such method", parsed.getError().getMessage());
   }
@@ -207,19 +200,16 @@ class EnvelopeTest {
     byte[][] types = {RequestCodec.typeField("string")};
     @SuppressWarnings("unchecked")
     ValueCodec<Object>[] codecs = new ValueCodec[] {STRING};
-    SizeCache sizes = new SizeCache();
-    int size = RequestCodec.size(1, names, types, codecs, new Object[] {"hi"}, 5000, Map.of(), sizes);
-    byte[] bytes = new byte[size];
-    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    RequestCodec.write(out, 1, names, types, codecs, new Object[] {"hi"}, 5000, Map.of(), sizes);
+    ByteArrayProtoWriter out = new ByteArrayProtoWriter();
+    RequestCodec.write(out, 1, names, types, codecs, new Object[] {"hi"}, 5000, Map.of());
+    byte[] bytes = out.toByteArray();
     assertEquals(
         "08 01 12 04 65 63 68 6f 1a 04 65 63 68 6f 22 0e 0a 06 73 74 72 69 6e 67 12 04 0a 02 68"
             + " 69 28 88 27",
         hex(bytes));
-    SizeCache replySizes = new SizeCache();
-    byte[] reply = new byte[ReplyCodec.valueSize(1, STRING, "hi", replySizes)];
-    ReplyCodec.writeValue(CodedOutputStream.newInstance(reply), 1, STRING, "hi", replySizes);
-    assertEquals("08 01 12 04 0a 02 68 69", hex(reply));
+    ByteArrayProtoWriter reply = new ByteArrayProtoWriter();
+    ReplyCodec.writeValue(reply, 1, STRING, "hi");
+    assertEquals("08 01 12 04 0a 02 68 69", hex(reply.toByteArray()));
   }
 
   private static String hex(byte[] bytes) {
@@ -236,12 +226,8 @@ class EnvelopeTest {
     byte[][] types = {RequestCodec.typeField("string"), RequestCodec.typeField("int32")};
     @SuppressWarnings("unchecked")
     ValueCodec<Object>[] codecs = new ValueCodec[] {STRING, INT};
-    SizeCache sizes = new SizeCache();
-    int size = RequestCodec.size(id, names, types, codecs, args, timeoutMillis, metadata, sizes);
-    byte[] bytes = new byte[size];
-    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    RequestCodec.write(out, id, names, types, codecs, args, timeoutMillis, metadata, sizes);
-    out.checkNoSpaceLeft();
-    return bytes;
+    ByteArrayProtoWriter out = new ByteArrayProtoWriter();
+    RequestCodec.write(out, id, names, types, codecs, args, timeoutMillis, metadata);
+    return out.toByteArray();
   }
 }

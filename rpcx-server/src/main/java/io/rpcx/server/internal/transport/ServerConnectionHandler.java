@@ -1,6 +1,5 @@
 package io.rpcx.server.internal.transport;
 
-import com.google.protobuf.CodedOutputStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -10,14 +9,13 @@ import io.netty.handler.codec.DecoderException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
-import io.rpcx.core.internal.codec.SizeCache;
-import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyCodec;
 import io.rpcx.core.internal.protocol.SchemaFrames;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.transport.QueuedWrite;
+import io.rpcx.core.internal.transport.ByteBufProtoWriter;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameTooLargeException;
 import io.rpcx.core.internal.transport.FrameWrite;
@@ -181,22 +179,19 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
 
   @Override
   public void sendValue(int requestId, MethodModel method, Object value) throws CodecException {
-    ValueCodec<Object> codec = method.resultCodec();
-    SizeCache sizes = new SizeCache();
-    int size = ReplyCodec.valueSize(requestId, codec, value, sizes);
-    if (size > maxFrameSize - FrameType.TYPE_AND_FLAGS_SIZE) {
+    ByteBuf frame =
+        Frames.begin(channel.alloc(), FrameType.REPLY, method.replySizeHint(), maxFrameSize);
+    try {
+      ReplyCodec.writeValue(new ByteBufProtoWriter(frame), requestId, method.resultCodec(), value);
+      method.replySize(Frames.finish(frame));
+    } catch (IndexOutOfBoundsException e) {
+      frame.release();
       sendError(
           requestId,
           StatusCode.RESOURCE_EXHAUSTED,
-          "the reply of " + size + " bytes exceeds the frame limit of " + maxFrameSize + " bytes",
+          "the reply is over the frame limit of " + maxFrameSize + " bytes",
           "");
       return;
-    }
-    ByteBuf frame = Frames.allocate(channel.alloc(), FrameType.REPLY, size);
-    try {
-      CodedOutputStream out = Frames.payloadOutput(frame, size);
-      ReplyCodec.writeValue(out, requestId, codec, value, sizes);
-      Frames.finishPayload(frame, out, size);
     } catch (IOException | RuntimeException e) {
       frame.release();
       throw e instanceof CodecException
@@ -205,6 +200,16 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     }
     writes.enqueue(
         method.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, method));
+  }
+
+  @Override
+  public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
+    ByteBuf frame =
+        Frames.begin(
+            channel.alloc(), FrameType.REPLY, 64 + message.length(), Integer.MAX_VALUE);
+    ReplyCodec.writeError(new ByteBufProtoWriter(frame), requestId, code, message, exceptionClass);
+    Frames.finish(frame);
+    writes.enqueue(new FrameWrite(frame));
   }
 
   /** A reply whose result types need their SCHEMA sent first on this connection. */
@@ -236,21 +241,6 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   @Override
   public PeerSchemas peerSchemas() {
     return peerSchemas;
-  }
-
-  @Override
-  public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
-    int size = ReplyCodec.errorSize(requestId, code, message, exceptionClass);
-    ByteBuf frame = Frames.allocate(channel.alloc(), FrameType.REPLY, size);
-    try {
-      CodedOutputStream out = Frames.payloadOutput(frame, size);
-      ReplyCodec.writeError(out, requestId, code, message, exceptionClass);
-      Frames.finishPayload(frame, out, size);
-    } catch (IOException e) {
-      frame.release();
-      throw new IllegalStateException("cannot encode an error reply", e);
-    }
-    writes.enqueue(new FrameWrite(frame));
   }
 
   private static SSLException tlsFailure(Throwable cause) {

@@ -9,7 +9,7 @@ import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.PeerSchemas;
-import io.rpcx.core.internal.codec.SizeCache;
+import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.core.internal.protocol.Payload;
@@ -81,7 +81,11 @@ class DispatchFuzzTest {
     @Override
     public void sendValue(int requestId, MethodModel method, Object value) throws CodecException {
       // Encoding the result must work: it went through the same codecs on the way in.
-      ReplyCodec.valueSize(requestId, method.resultCodec(), value, new SizeCache());
+      try {
+        ReplyCodec.writeValue(new ByteArrayProtoWriter(), requestId, method.resultCodec(), value);
+      } catch (java.io.IOException e) {
+        throw new AssertionError("a decoded value could not be encoded again", e);
+      }
       outcomes.incrementAndGet();
     }
 

@@ -1,0 +1,143 @@
+package io.rpcx.core.internal.codec;
+
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.MessageLite;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** A {@link ProtoWriter} into a heap array, grown as needed. For tests, tools and benchmarks. */
+public final class ByteArrayProtoWriter extends ProtoWriter {
+  private byte[] buffer;
+  private int position;
+
+  /** A writer into a new array. */
+  public ByteArrayProtoWriter() {
+    this(new byte[256]);
+  }
+
+  /** A writer into {@code buffer} from its start (a bigger array replaces it if needed). */
+  public ByteArrayProtoWriter(byte[] buffer) {
+    this.buffer = buffer;
+  }
+
+  /** The bytes written. */
+  public byte[] toByteArray() {
+    return Arrays.copyOf(buffer, position);
+  }
+
+  /** The array written into (it may be longer than what was written). */
+  public byte[] array() {
+    return buffer;
+  }
+
+  private void ensure(int more) {
+    if (position + more > buffer.length) {
+      buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, position + more));
+    }
+  }
+
+  @Override
+  public void writeByte(int value) {
+    ensure(1);
+    buffer[position++] = (byte) value;
+  }
+
+  @Override
+  public void writeBytes(byte[] bytes, int offset, int length) {
+    ensure(length);
+    System.arraycopy(bytes, offset, buffer, position, length);
+    position += length;
+  }
+
+  @Override
+  public void writeBytes(ByteBuffer bytes) {
+    int length = bytes.remaining();
+    ensure(length);
+    bytes.duplicate().get(buffer, position, length);
+    position += length;
+  }
+
+  @Override
+  public void writeVarint32(int value) {
+    ensure(5);
+    while ((value & ~0x7F) != 0) {
+      buffer[position++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    buffer[position++] = (byte) value;
+  }
+
+  @Override
+  public void writeVarint64(long value) {
+    ensure(10);
+    while ((value & ~0x7FL) != 0) {
+      buffer[position++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    buffer[position++] = (byte) value;
+  }
+
+  @Override
+  public void writeFixed32(int value) {
+    ensure(4);
+    for (int i = 0; i < 4; i++) {
+      buffer[position++] = (byte) (value >>> (8 * i));
+    }
+  }
+
+  @Override
+  public void writeFixed64(long value) {
+    ensure(8);
+    for (int i = 0; i < 8; i++) {
+      buffer[position++] = (byte) (value >>> (8 * i));
+    }
+  }
+
+  @Override
+  public void writeString(String value) {
+    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+    writeVarint32(utf8.length);
+    writeBytes(utf8, 0, utf8.length);
+  }
+
+  @Override
+  public void writeMessage(MessageLite message) throws IOException {
+    int size = message.getSerializedSize();
+    writeVarint32(size);
+    ensure(size);
+    CodedOutputStream out = CodedOutputStream.newInstance(buffer, position, size);
+    message.writeTo(out);
+    out.checkNoSpaceLeft();
+    position += size;
+  }
+
+  @Override
+  public int beginLengthDelimited() {
+    ensure(1);
+    return position++;
+  }
+
+  @Override
+  public void endLengthDelimited(int mark) {
+    int length = position - mark - 1;
+    int lengthSize = varint32Size(length);
+    if (lengthSize > 1) {
+      ensure(lengthSize - 1);
+      System.arraycopy(buffer, mark + 1, buffer, mark + lengthSize, length);
+      position += lengthSize - 1;
+    }
+    int at = mark;
+    while ((length & ~0x7F) != 0) {
+      buffer[at++] = (byte) ((length & 0x7F) | 0x80);
+      length >>>= 7;
+    }
+    buffer[at] = (byte) length;
+  }
+
+  @Override
+  public int position() {
+    return position;
+  }
+}

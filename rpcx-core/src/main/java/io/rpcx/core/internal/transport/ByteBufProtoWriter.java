@@ -1,0 +1,144 @@
+package io.rpcx.core.internal.transport;
+
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.MessageLite;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.rpcx.core.internal.codec.ProtoWriter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A {@link ProtoWriter} straight into an outgoing frame's pooled buffer, which grows as needed.
+ * Nested lengths are patched in place; when a length needs more than its reserved byte, the
+ * content moves within the buffer (a memmove), which happens once per nested value of 128 bytes
+ * or more.
+ */
+public final class ByteBufProtoWriter extends ProtoWriter {
+  /** Strings shorter than this need at most 127 UTF-8 bytes: one length byte, patched after. */
+  private static final int SHORT_STRING = 42;
+
+  private final ByteBuf buffer;
+  private final int start;
+
+  /** Writes at {@code buffer}'s writer index; {@link #position()} counts from there. */
+  public ByteBufProtoWriter(ByteBuf buffer) {
+    this.buffer = buffer;
+    this.start = buffer.writerIndex();
+  }
+
+  @Override
+  public void writeByte(int value) {
+    buffer.writeByte(value);
+  }
+
+  @Override
+  public void writeBytes(byte[] bytes, int offset, int length) {
+    buffer.writeBytes(bytes, offset, length);
+  }
+
+  @Override
+  public void writeBytes(ByteBuffer bytes) {
+    buffer.writeBytes(bytes.duplicate());
+  }
+
+  @Override
+  public void writeVarint32(int value) {
+    if ((value & ~0x7F) == 0) {
+      buffer.writeByte(value);
+    } else if ((value & ~0x3FFF) == 0) {
+      buffer.writeShort(((value & 0x7F) | 0x80) << 8 | (value >>> 7));
+    } else {
+      buffer.ensureWritable(5);
+      while ((value & ~0x7F) != 0) {
+        buffer.writeByte((value & 0x7F) | 0x80);
+        value >>>= 7;
+      }
+      buffer.writeByte(value);
+    }
+  }
+
+  @Override
+  public void writeVarint64(long value) {
+    buffer.ensureWritable(10);
+    while ((value & ~0x7FL) != 0) {
+      buffer.writeByte((int) ((value & 0x7F) | 0x80));
+      value >>>= 7;
+    }
+    buffer.writeByte((int) value);
+  }
+
+  @Override
+  public void writeFixed32(int value) {
+    buffer.writeIntLE(value);
+  }
+
+  @Override
+  public void writeFixed64(long value) {
+    buffer.writeLongLE(value);
+  }
+
+  @Override
+  public void writeString(String value) {
+    int length = value.length();
+    if (length <= SHORT_STRING) {
+      int mark = buffer.writerIndex();
+      buffer.writeByte(0);
+      int written = ByteBufUtil.reserveAndWriteUtf8(buffer, value, length * 3);
+      buffer.setByte(mark, written);
+      return;
+    }
+    int utf8 = ByteBufUtil.utf8Bytes(value);
+    writeVarint32(utf8);
+    ByteBufUtil.reserveAndWriteUtf8(buffer, value, utf8);
+  }
+
+  @Override
+  public void writeMessage(MessageLite message) throws IOException {
+    int size = message.getSerializedSize();
+    writeVarint32(size);
+    buffer.ensureWritable(size);
+    int at = buffer.writerIndex();
+    CodedOutputStream out =
+        buffer.hasArray()
+            ? CodedOutputStream.newInstance(buffer.array(), buffer.arrayOffset() + at, size)
+            : CodedOutputStream.newInstance(buffer.internalNioBuffer(at, size));
+    message.writeTo(out);
+    out.checkNoSpaceLeft();
+    buffer.writerIndex(at + size);
+  }
+
+  @Override
+  public int beginLengthDelimited() {
+    int mark = buffer.writerIndex();
+    buffer.writeByte(0);
+    return mark;
+  }
+
+  @Override
+  public void endLengthDelimited(int mark) {
+    int length = buffer.writerIndex() - mark - 1;
+    if (length < 0x80) {
+      buffer.setByte(mark, length);
+      return;
+    }
+    int lengthSize = varint32Size(length);
+    int shift = lengthSize - 1;
+    buffer.ensureWritable(shift);
+    // Moves the content forward; ByteBuf.setBytes within one buffer copies like memmove
+    // (System.arraycopy for heap buffers, Unsafe.copyMemory for direct ones).
+    buffer.setBytes(mark + 1 + shift, buffer, mark + 1, length);
+    buffer.writerIndex(buffer.writerIndex() + shift);
+    int at = mark;
+    while ((length & ~0x7F) != 0) {
+      buffer.setByte(at++, (length & 0x7F) | 0x80);
+      length >>>= 7;
+    }
+    buffer.setByte(at, length);
+  }
+
+  @Override
+  public int position() {
+    return buffer.writerIndex() - start;
+  }
+}
