@@ -168,7 +168,7 @@ class ServerLifecycleTest {
     @SuppressWarnings("unchecked")
     ValueCodec<Object>[] none = new ValueCodec[0];
     ByteArrayProtoWriter out = new ByteArrayProtoWriter();
-    RequestCodec.write(out, id, names, new byte[0][], none, new Object[0], 0, Map.of());
+    RequestCodec.write(out, id, names, new byte[0][], none, new Object[0], 0, Map.of(), null);
     return out.toByteArray();
   }
 

@@ -82,7 +82,8 @@ public abstract class PendingCall {
         model.parameterCodecs(),
         args,
         method.timeoutMillis(),
-        metadata);
+        metadata,
+        model.argumentSizeHints());
   }
 
   /** Whether the transport must time this call out (no caller thread waits for it). */

@@ -114,26 +114,33 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
   }
 
   @Override
-  public int beginLengthDelimited() {
-    ensure(1);
-    return position++;
+  public long beginLengthDelimited(int expectedLength) {
+    int reserved = varint32Size(expectedLength);
+    ensure(reserved);
+    long mark = mark(position, reserved);
+    position += reserved;
+    return mark;
   }
 
   @Override
-  public void endLengthDelimited(int mark) {
-    int length = position - mark - 1;
-    int lengthSize = varint32Size(length);
-    if (lengthSize > 1) {
-      ensure(lengthSize - 1);
-      System.arraycopy(buffer, mark + 1, buffer, mark + lengthSize, length);
-      position += lengthSize - 1;
+  public int endLengthDelimited(long mark) {
+    int start = markPosition(mark);
+    int reserved = markReserved(mark);
+    int length = position - start - reserved;
+    int needed = varint32Size(length);
+    if (needed != reserved) {
+      ensure(needed - reserved);
+      System.arraycopy(buffer, start + reserved, buffer, start + needed, length);
+      position += needed - reserved;
     }
-    int at = mark;
-    while ((length & ~0x7F) != 0) {
-      buffer[at++] = (byte) ((length & 0x7F) | 0x80);
-      length >>>= 7;
+    int at = start;
+    int remaining = length;
+    while ((remaining & ~0x7F) != 0) {
+      buffer[at++] = (byte) ((remaining & 0x7F) | 0x80);
+      remaining >>>= 7;
     }
-    buffer[at] = (byte) length;
+    buffer[at] = (byte) remaining;
+    return length;
   }
 
   @Override

@@ -51,7 +51,7 @@ final class CollectionCodec<E> extends MessageCodec<Collection<E>> {
       throws IOException {
     boolean anyNull = false;
     if (element.isPackable()) {
-      int mark = -1;
+      long mark = -1;
       for (E value : values) {
         if (value == null) {
           anyNull = true;
@@ -78,7 +78,7 @@ final class CollectionCodec<E> extends MessageCodec<Collection<E>> {
     }
     if (anyNull) {
       out.writeTag(NULL_POSITIONS, LEN);
-      int mark = out.beginLengthDelimited();
+      long mark = out.beginLengthDelimited();
       int index = 0;
       for (E value : values) {
         if (value == null) {

@@ -85,7 +85,7 @@ final class JavaTypeCodecs implements CodecFactory {
 
   /** Writes a message of integer fields 1..n, leaving zeros out. */
   private static void writeMessage(ProtoWriter out, long... values) {
-    int mark = out.beginLengthDelimited();
+    long mark = out.beginLengthDelimited();
     for (int i = 0; i < values.length; i++) {
       if (values[i] != 0) {
         out.writeTag(i + 1, ValueCodec.VARINT);

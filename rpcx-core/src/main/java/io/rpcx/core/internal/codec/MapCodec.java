@@ -33,7 +33,7 @@ final class MapCodec<K, V> extends MessageCodec<Map<K, V>> {
   protected void writePayload(ProtoWriter out, Map<K, V> map) throws IOException {
     for (Map.Entry<K, V> entry : map.entrySet()) {
       out.writeTag(ENTRY, LEN);
-      int mark = out.beginLengthDelimited();
+      long mark = out.beginLengthDelimited();
       key.writeField(out, KEY, entry.getKey());
       value.writeField(out, VALUE, entry.getValue());
       out.endLengthDelimited(mark);

@@ -9,6 +9,8 @@ import java.io.IOException;
  * read limit, so subclasses only deal with the fields.
  */
 public abstract class MessageCodec<T> extends ValueCodec<T> {
+  /** The length this codec wrote last (roughly): how many length bytes to reserve next time. */
+  private volatile int sizeHint;
 
   protected MessageCodec(String typeName) {
     super(typeName, LEN);
@@ -22,9 +24,13 @@ public abstract class MessageCodec<T> extends ValueCodec<T> {
 
   @Override
   public final void write(ProtoWriter out, T value) throws IOException {
-    int mark = out.beginLengthDelimited();
+    int hint = sizeHint;
+    long mark = out.beginLengthDelimited(hint);
     writePayload(out, value);
-    out.endLengthDelimited(mark);
+    int length = out.endLengthDelimited(mark);
+    if (ProtoWriter.varint32Size(length) != ProtoWriter.varint32Size(hint)) {
+      sizeHint = length; // written only when the length's size class changes
+    }
   }
 
   @Override

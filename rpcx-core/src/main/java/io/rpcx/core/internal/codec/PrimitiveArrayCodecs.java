@@ -64,7 +64,7 @@ final class PrimitiveArrayCodecs {
         return;
       }
       out.writeTag(CollectionCodec.ELEMENTS, LEN);
-      int mark = out.beginLengthDelimited();
+      long mark = out.beginLengthDelimited();
       writeElements(out, array);
       out.endLengthDelimited(mark);
     }

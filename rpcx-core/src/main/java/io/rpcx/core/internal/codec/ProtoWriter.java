@@ -45,11 +45,38 @@ public abstract class ProtoWriter {
   /** Writes the length of {@code message}, then the message, with its generated code. */
   public abstract void writeMessage(MessageLite message) throws IOException;
 
-  /** Starts a length-delimited value and returns the mark to end it with. */
-  public abstract int beginLengthDelimited();
+  /**
+   * Starts a length-delimited value expected to be about {@code expectedLength} bytes long,
+   * reserving the bytes its length will take; returns the mark to end it with. With a good
+   * expectation (the size the same value had last time) the content never moves.
+   */
+  public abstract long beginLengthDelimited(int expectedLength);
 
-  /** Ends the length-delimited value started at {@code mark}: writes its length. */
-  public abstract void endLengthDelimited(int mark);
+  /** Starts a length-delimited value expected to be shorter than 128 bytes. */
+  public final long beginLengthDelimited() {
+    return beginLengthDelimited(0);
+  }
+
+  /**
+   * Ends the length-delimited value started at {@code mark}: writes its length, moving the content
+   * if the length takes more or fewer bytes than were reserved. Returns the length.
+   */
+  public abstract int endLengthDelimited(long mark);
+
+  /** The position encoded in a mark. */
+  protected static int markPosition(long mark) {
+    return (int) (mark >>> 8);
+  }
+
+  /** The reserved length bytes encoded in a mark. */
+  protected static int markReserved(long mark) {
+    return (int) (mark & 0xFF);
+  }
+
+  /** A mark for a value whose reserved length bytes start at {@code position}. */
+  protected static long mark(int position, int reserved) {
+    return ((long) position << 8) | reserved;
+  }
 
   /** Bytes written so far. */
   public abstract int position();

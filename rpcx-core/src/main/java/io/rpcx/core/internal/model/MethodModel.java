@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Everything RPCX needs to call or serve one method, worked out once from annotations and the
  * signature: published names, codecs of parameters and result, timeout, declared exceptions, and
  * the constant bytes of the request. Immutable and thread-safe, except for two advisory size hints
- * (the last request and reply sizes, used to size buffers) that races may leave slightly stale.
+ * (the last request, reply and value sizes, used to size buffers and reserve length bytes) that
+ * races may leave slightly stale.
  */
 public final class MethodModel {
   private static final AtomicInteger IDS = new AtomicInteger();
@@ -39,6 +40,8 @@ public final class MethodModel {
   private final byte[] resultSchemas;
   private volatile int requestSizeHint = 256;
   private volatile int replySizeHint = 256;
+  private volatile int replyValueSizeHint;
+  private final int[] argumentSizeHints;
 
   MethodModel(
       String service,
@@ -71,6 +74,7 @@ public final class MethodModel {
       parameterTypeFields[i] = RequestCodec.typeField(parameterCodecs[i].typeName());
     }
     this.primitiveResult = !async && javaMethod.getReturnType().isPrimitive();
+    this.argumentSizeHints = new int[types.length];
     this.parameterSchemas = SchemaFrames.encode(Schemas.reachableFrom(Arrays.asList(parameterCodecs)));
     this.resultSchemas =
         SchemaFrames.encode(Schemas.reachableFrom(resultCodec == null ? List.of() : List.of(resultCodec)));
@@ -97,6 +101,25 @@ public final class MethodModel {
   public void replySize(int size) {
     if (size != replySizeHint) {
       replySizeHint = size;
+    }
+  }
+
+  /** Each argument's length last time, for {@code RequestCodec.write}; shared and racy. */
+  public int[] argumentSizeHints() {
+    return argumentSizeHints;
+  }
+
+  /** The reply value's length last time. */
+  public int replyValueSizeHint() {
+    return replyValueSizeHint;
+  }
+
+  /** Records the reply value's length when its size class changed. */
+  public void replyValueSize(int length) {
+    int hint = replyValueSizeHint;
+    if (io.rpcx.core.internal.codec.ProtoWriter.varint32Size(length)
+        != io.rpcx.core.internal.codec.ProtoWriter.varint32Size(hint)) {
+      replyValueSizeHint = length;
     }
   }
 

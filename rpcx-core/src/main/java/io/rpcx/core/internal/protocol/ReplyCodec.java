@@ -17,17 +17,22 @@ public final class ReplyCodec {
 
   private ReplyCodec() {}
 
-  /** Writes a successful reply carrying {@code value}; {@code codec} is null for a void method. */
-  public static <T> void writeValue(ProtoWriter out, int requestId, ValueCodec<T> codec, T value)
+  /**
+   * Writes a successful reply carrying {@code value}; {@code codec} is null for a void method.
+   * {@code sizeHint} is the value's length last time; returns its length this time (0 if none).
+   */
+  public static <T> int writeValue(
+      ProtoWriter out, int requestId, ValueCodec<T> codec, T value, int sizeHint)
       throws IOException {
     out.writeTag(REQUEST_ID, ValueCodec.VARINT);
     out.writeVarint32(requestId);
-    if (codec != null && !codec.isAbsent(value)) {
-      out.writeTag(VALUE, ValueCodec.LEN);
-      int mark = out.beginLengthDelimited();
-      Values.write(out, codec, value);
-      out.endLengthDelimited(mark);
+    if (codec == null || codec.isAbsent(value)) {
+      return 0;
     }
+    out.writeTag(VALUE, ValueCodec.LEN);
+    long mark = out.beginLengthDelimited(sizeHint);
+    Values.write(out, codec, value);
+    return out.endLengthDelimited(mark);
   }
 
   /** Writes an error reply. */
@@ -36,7 +41,7 @@ public final class ReplyCodec {
     out.writeTag(REQUEST_ID, ValueCodec.VARINT);
     out.writeVarint32(requestId);
     out.writeTag(ERROR, ValueCodec.LEN);
-    int mark = out.beginLengthDelimited();
+    long mark = out.beginLengthDelimited();
     out.writeTag(ERROR_CODE, ValueCodec.VARINT);
     out.writeVarint32(code.number());
     if (!message.isEmpty()) {

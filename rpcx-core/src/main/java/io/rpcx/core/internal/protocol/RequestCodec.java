@@ -44,7 +44,11 @@ public final class RequestCodec {
     return out.toByteArray();
   }
 
-  /** Writes a request payload. */
+  /**
+   * Writes a request payload. {@code sizeHints} holds each argument's length the last time (to
+   * reserve the right number of length bytes); it is updated, racily, when a length's size class
+   * changes, or may be {@code null}.
+   */
   public static void write(
       ProtoWriter out,
       int requestId,
@@ -53,22 +57,27 @@ public final class RequestCodec {
       ValueCodec<Object>[] codecs,
       Object[] args,
       int timeoutMillis,
-      Map<String, String> metadata)
+      Map<String, String> metadata,
+      int[] sizeHints)
       throws IOException {
     out.writeTag(REQUEST_ID, ValueCodec.VARINT);
     out.writeVarint32(requestId);
     out.writeBytes(nameFields, 0, nameFields.length);
     for (int i = 0; i < codecs.length; i++) {
+      int hint = sizeHints == null ? 0 : sizeHints[i];
       out.writeTag(ARGUMENTS, ValueCodec.LEN);
-      int argument = out.beginLengthDelimited();
+      long argument = out.beginLengthDelimited(hint);
       out.writeBytes(typeFields[i], 0, typeFields[i].length);
       if (!codecs[i].isAbsent(args[i])) {
         out.writeTag(ARGUMENT_VALUE, ValueCodec.LEN);
-        int value = out.beginLengthDelimited();
+        long value = out.beginLengthDelimited(hint);
         Values.write(out, codecs[i], args[i]);
         out.endLengthDelimited(value);
       }
-      out.endLengthDelimited(argument);
+      int length = out.endLengthDelimited(argument);
+      if (sizeHints != null && ProtoWriter.varint32Size(length) != ProtoWriter.varint32Size(hint)) {
+        sizeHints[i] = length;
+      }
     }
     if (timeoutMillis > 0) {
       out.writeTag(TIMEOUT_MILLIS, ValueCodec.VARINT);
@@ -76,7 +85,7 @@ public final class RequestCodec {
     }
     for (Map.Entry<String, String> entry : metadata.entrySet()) {
       out.writeTag(METADATA, ValueCodec.LEN);
-      int mark = out.beginLengthDelimited();
+      long mark = out.beginLengthDelimited();
       out.writeTag(ENTRY_KEY, ValueCodec.LEN);
       out.writeString(entry.getKey());
       out.writeTag(ENTRY_VALUE, ValueCodec.LEN);

@@ -109,32 +109,40 @@ public final class ByteBufProtoWriter extends ProtoWriter {
   }
 
   @Override
-  public int beginLengthDelimited() {
-    int mark = buffer.writerIndex();
-    buffer.writeByte(0);
+  public long beginLengthDelimited(int expectedLength) {
+    int reserved = varint32Size(expectedLength);
+    long mark = mark(buffer.writerIndex(), reserved);
+    buffer.writeZero(reserved);
     return mark;
   }
 
   @Override
-  public void endLengthDelimited(int mark) {
-    int length = buffer.writerIndex() - mark - 1;
-    if (length < 0x80) {
-      buffer.setByte(mark, length);
-      return;
+  public int endLengthDelimited(long mark) {
+    int start = markPosition(mark);
+    int reserved = markReserved(mark);
+    int length = buffer.writerIndex() - start - reserved;
+    int needed = varint32Size(length);
+    if (needed == 1 && reserved == 1) {
+      buffer.setByte(start, length);
+      return length;
     }
-    int lengthSize = varint32Size(length);
-    int shift = lengthSize - 1;
-    buffer.ensureWritable(shift);
-    // Moves the content forward; ByteBuf.setBytes within one buffer copies like memmove
-    // (System.arraycopy for heap buffers, Unsafe.copyMemory for direct ones).
-    buffer.setBytes(mark + 1 + shift, buffer, mark + 1, length);
-    buffer.writerIndex(buffer.writerIndex() + shift);
-    int at = mark;
-    while ((length & ~0x7F) != 0) {
-      buffer.setByte(at++, (length & 0x7F) | 0x80);
-      length >>>= 7;
+    if (needed != reserved) {
+      if (needed > reserved) {
+        buffer.ensureWritable(needed - reserved);
+      }
+      // Moves the content; ByteBuf.setBytes within one buffer copies like memmove
+      // (System.arraycopy for heap buffers, Unsafe.copyMemory for direct ones).
+      buffer.setBytes(start + needed, buffer, start + reserved, length);
+      buffer.writerIndex(start + needed + length);
     }
-    buffer.setByte(at, length);
+    int at = start;
+    int remaining = length;
+    while ((remaining & ~0x7F) != 0) {
+      buffer.setByte(at++, (remaining & 0x7F) | 0x80);
+      remaining >>>= 7;
+    }
+    buffer.setByte(at, remaining);
+    return length;
   }
 
   @Override

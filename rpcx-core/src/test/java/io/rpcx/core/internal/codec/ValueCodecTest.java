@@ -280,6 +280,18 @@ class ValueCodecTest {
   }
 
   @Test
+  void lengthsThatShrinkOrGrowBetweenCallsAreStillWrittenExactly() throws Exception {
+    // One codec, whose reserved length bytes follow the sizes it wrote before.
+    CodecRegistry codecs = CodecRegistry.standard();
+    Type type = declared("listOfStringLists");
+    for (int size : new int[] {300_000, 3, 20_000, 0, 130, 1, 2_000_000, 50}) {
+      List<List<String>> value = List.of(List.of("x".repeat(size)), List.of());
+      byte[] bytes = encode(codecs, type, value);
+      assertEquals(value, CodecTesting.decode(codecs, type, bytes, null));
+    }
+  }
+
+  @Test
   void longValuesGetLongLengthsWhereverTheyAreNested() throws Exception {
     // Lengths of 128 bytes and more need a second varint byte: the writer moves the content.
     List<List<String>> nested = List.of(List.of("x".repeat(200), "y"), List.of("z".repeat(20_000)));

@@ -126,7 +126,7 @@ class EnvelopeTest {
   @Test
   void valueAndErrorRepliesAreValidRpcxReplies() throws Exception {
     ByteArrayProtoWriter out = new ByteArrayProtoWriter();
-    ReplyCodec.writeValue(out, 12, STRING, "result");
+    ReplyCodec.writeValue(out, 12, STRING, "result", 0);
     RPCXReply reply = RPCXReply.parseFrom(out.toByteArray());
     assertEquals(12, reply.getRequestId());
     assertEquals("result", StringValue.parseFrom(reply.getValue()).getValue());
@@ -201,14 +201,14 @@ class EnvelopeTest {
     @SuppressWarnings("unchecked")
     ValueCodec<Object>[] codecs = new ValueCodec[] {STRING};
     ByteArrayProtoWriter out = new ByteArrayProtoWriter();
-    RequestCodec.write(out, 1, names, types, codecs, new Object[] {"hi"}, 5000, Map.of());
+    RequestCodec.write(out, 1, names, types, codecs, new Object[] {"hi"}, 5000, Map.of(), null);
     byte[] bytes = out.toByteArray();
     assertEquals(
         "08 01 12 04 65 63 68 6f 1a 04 65 63 68 6f 22 0e 0a 06 73 74 72 69 6e 67 12 04 0a 02 68"
             + " 69 28 88 27",
         hex(bytes));
     ByteArrayProtoWriter reply = new ByteArrayProtoWriter();
-    ReplyCodec.writeValue(reply, 1, STRING, "hi");
+    ReplyCodec.writeValue(reply, 1, STRING, "hi", 0);
     assertEquals("08 01 12 04 0a 02 68 69", hex(reply.toByteArray()));
   }
 
@@ -227,7 +227,7 @@ class EnvelopeTest {
     @SuppressWarnings("unchecked")
     ValueCodec<Object>[] codecs = new ValueCodec[] {STRING, INT};
     ByteArrayProtoWriter out = new ByteArrayProtoWriter();
-    RequestCodec.write(out, id, names, types, codecs, args, timeoutMillis, metadata);
+    RequestCodec.write(out, id, names, types, codecs, args, timeoutMillis, metadata, null);
     return out.toByteArray();
   }
 }

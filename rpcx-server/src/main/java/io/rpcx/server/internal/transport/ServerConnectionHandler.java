@@ -182,7 +182,14 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     ByteBuf frame =
         Frames.begin(channel.alloc(), FrameType.REPLY, method.replySizeHint(), maxFrameSize);
     try {
-      ReplyCodec.writeValue(new ByteBufProtoWriter(frame), requestId, method.resultCodec(), value);
+      int length =
+          ReplyCodec.writeValue(
+              new ByteBufProtoWriter(frame),
+              requestId,
+              method.resultCodec(),
+              value,
+              method.replyValueSizeHint());
+      method.replyValueSize(length);
       method.replySize(Frames.finish(frame));
     } catch (IndexOutOfBoundsException e) {
       frame.release();

@@ -82,7 +82,7 @@ class DispatchFuzzTest {
     public void sendValue(int requestId, MethodModel method, Object value) throws CodecException {
       // Encoding the result must work: it went through the same codecs on the way in.
       try {
-        ReplyCodec.writeValue(new ByteArrayProtoWriter(), requestId, method.resultCodec(), value);
+        ReplyCodec.writeValue(new ByteArrayProtoWriter(), requestId, method.resultCodec(), value, 0);
       } catch (java.io.IOException e) {
         throw new AssertionError("a decoded value could not be encoded again", e);
       }

@@ -1,0 +1,64 @@
+package io.rpcx.core.internal.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
+import io.rpcx.core.internal.codec.ProtoWriter;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Writing into a frame's pooled buffer gives exactly the bytes of the reference writer, whatever
+ * the buffer and however the reserved length bytes compare with the real lengths (the content
+ * moves forward, backward, or not at all, across buffer growth).
+ */
+class ByteBufProtoWriterTest {
+
+  /** Writes nested values of the given sizes, reserving length bytes for the given guesses. */
+  private static void write(ProtoWriter out, int[] sizes, int[] guesses, Random random) {
+    long outer = out.beginLengthDelimited(guesses[0]);
+    for (int i = 0; i < sizes.length; i++) {
+      out.writeTag(1, 2);
+      long inner = out.beginLengthDelimited(guesses[i % guesses.length]);
+      byte[] content = new byte[sizes[i]];
+      random.nextBytes(content);
+      out.writeBytes(content, 0, content.length);
+      out.writeString("\u00e9t\u00e9 " + i);
+      out.writeVarint64(-i);
+      out.writeFixed32(i);
+      out.endLengthDelimited(inner);
+    }
+    out.endLengthDelimited(outer);
+  }
+
+  @Test
+  void writesTheSameBytesAsTheReferenceWriterInEveryBuffer() {
+    int[] sizes = {0, 5, 127, 128, 16_383, 16_384, 70_000, 1, 2_100_000};
+    List<int[]> guessSets = List.of(new int[] {0}, new int[] {3_000_000}, new int[] {200, 5, 90_000});
+    List<ByteBufAllocator> allocators =
+        List.of(ByteBufAllocator.DEFAULT, PooledByteBufAllocator.DEFAULT, new UnpooledByteBufAllocator(false));
+    for (int[] guesses : guessSets) {
+      ByteArrayProtoWriter reference = new ByteArrayProtoWriter();
+      write(reference, sizes, guesses, new Random(1));
+      for (ByteBufAllocator allocator : allocators) {
+        ByteBuf buffer = allocator.directBuffer(16);
+        try {
+          buffer.writeInt(0xCAFEBABE); // content before the writer's start stays untouched
+          write(new ByteBufProtoWriter(buffer), sizes, guesses, new Random(1));
+          byte[] written = ByteBufUtil.getBytes(buffer, 4, buffer.readableBytes() - 4);
+          assertArrayEquals(reference.toByteArray(), written, allocator + " with guesses " + guesses[0]);
+          assertArrayEquals(new byte[] {(byte) 0xCA, (byte) 0xFE, (byte) 0xBA, (byte) 0xBE},
+              ByteBufUtil.getBytes(buffer, 0, 4));
+        } finally {
+          buffer.release();
+        }
+      }
+    }
+  }
+}
