@@ -41,6 +41,12 @@ abstract class PojoField {
     if (type == boolean.class) {
       return new BooleanField(field, number, codec);
     }
+    if (type == float.class) {
+      return new FloatField(field, number, codec);
+    }
+    if (type == String.class) {
+      return new StringField(field, number, codec);
+    }
     return new ObjectField(field, number, codec);
   }
 
@@ -350,6 +356,100 @@ abstract class PojoField {
     void set(Object pojo, Object value) throws CodecException {
       try {
         field.setBoolean(pojo, (Boolean) value);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+  }
+
+  /** A {@code float} field, without boxing. */
+  static final class FloatField extends PojoField {
+    private final Field field;
+
+    FloatField(Field field, int number, ValueCodec<?> codec) {
+      super(field.getName(), number, codec);
+      this.field = field;
+    }
+
+    @Override
+    void write(ProtoWriter out, Object pojo) throws IOException {
+      float value;
+      try {
+        value = field.getFloat(pojo);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+      if (Float.floatToRawIntBits(value) != 0) {
+        out.writeVarint32(tag());
+        out.writeFloat(value);
+      }
+    }
+
+    @Override
+    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      if (tag != tag()) {
+        super.readInto(pojo, in, tag, context);
+        return;
+      }
+      try {
+        field.setFloat(pojo, in.readFloat());
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    @Override
+    void set(Object pojo, Object value) throws CodecException {
+      try {
+        field.setFloat(pojo, (Float) value);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+  }
+
+  /** A {@code String} field: written and read without going through a codec object. */
+  static final class StringField extends PojoField {
+    private final Field field;
+
+    StringField(Field field, int number, ValueCodec<?> codec) {
+      super(field.getName(), number, codec);
+      this.field = field;
+    }
+
+    @Override
+    void write(ProtoWriter out, Object pojo) throws IOException {
+      Object value;
+      try {
+        value = field.get(pojo);
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+      if (value != null) {
+        out.writeVarint32(tag());
+        out.writeString((String) value);
+      }
+    }
+
+    @Override
+    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      if (tag != tag()) {
+        super.readInto(pojo, in, tag, context);
+        return;
+      }
+      try {
+        field.set(pojo, in.readStringRequireUtf8());
+      } catch (IllegalAccessException e) {
+        throw accessFailed(e);
+      }
+    }
+
+    @Override
+    void set(Object pojo, Object value) throws CodecException {
+      try {
+        field.set(pojo, value);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
