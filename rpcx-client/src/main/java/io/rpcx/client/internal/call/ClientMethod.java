@@ -126,7 +126,7 @@ public final class ClientMethod {
       if (codec == null) {
         return null;
       }
-      CodedInputStream in = envelope.valueInput(payload.buffer());
+      CodedInputStream in = envelope.valueInput(payload);
       Object value = in == null ? null : Values.read(codec, in, new DecodeContext(maxNestingDepth, schemas));
       if (value == null) {
         if (model.isPrimitiveResult()) {

@@ -306,7 +306,7 @@ final class ClientConnection implements CallOwner {
     NettyPayload payload = new NettyPayload(payloadBuffer);
     ReplyEnvelope envelope;
     try {
-      envelope = ReplyEnvelope.parse(payload.buffer());
+      envelope = ReplyEnvelope.parse(payload);
     } catch (ProtocolException e) {
       payload.release();
       closeWith(
@@ -332,7 +332,7 @@ final class ClientConnection implements CallOwner {
   /** On the event loop: the server described how it numbers POJO fields. */
   void onSchema(ByteBuf payload) {
     try {
-      SchemaFrames.read(payload.nioBuffer(), peerSchemas);
+      SchemaFrames.read(new NettyPayload(payload), peerSchemas);
     } catch (ProtocolException e) {
       closeWith(
           new InternalErrorException(

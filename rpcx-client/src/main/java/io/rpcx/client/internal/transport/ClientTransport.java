@@ -78,6 +78,7 @@ public final class ClientTransport {
         new Bootstrap()
             .group(group)
             .channel(transport.socketChannel())
+            .option(ChannelOption.ALLOCATOR, Transports.ALLOCATOR)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis);

@@ -14,7 +14,7 @@ import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SchemaFrames;
-import java.nio.ByteBuffer;
+import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -72,10 +72,10 @@ class ReplyHandlingFuzzTest {
     PeerSchemas schemas = new PeerSchemas();
     ClientMethod method = METHODS.get(data.consumeInt(0, METHODS.size() - 1));
     byte[] schema = data.consumeBytes(data.consumeInt(0, 512));
-    ByteBuffer reply = ByteBuffer.wrap(data.consumeRemainingAsBytes());
+    ByteBufferPayload reply = ByteBufferPayload.of(data.consumeRemainingAsBytes());
     if (schema.length > 0) {
       try {
-        SchemaFrames.read(ByteBuffer.wrap(schema), schemas);
+        SchemaFrames.read(ByteBufferPayload.of(schema), schemas);
       } catch (ProtocolException e) {
         return; // the connection would close: no call is decoded with this schema
       }
@@ -90,8 +90,23 @@ class ReplyHandlingFuzzTest {
     Payload payload =
         new Payload() {
           @Override
-          public ByteBuffer buffer() {
-            return reply;
+          public int length() {
+            return reply.length();
+          }
+
+          @Override
+          public com.google.protobuf.CodedInputStream input(int offset, int length) {
+            return reply.input(offset, length);
+          }
+
+          @Override
+          public boolean regionEquals(int offset, byte[] expected) {
+            return reply.regionEquals(offset, expected);
+          }
+
+          @Override
+          public byte[] bytes(int offset, int length) {
+            return reply.bytes(offset, length);
           }
 
           @Override

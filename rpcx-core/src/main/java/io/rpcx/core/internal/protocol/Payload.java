@@ -1,16 +1,26 @@
 package io.rpcx.core.internal.protocol;
 
-import java.nio.ByteBuffer;
+import com.google.protobuf.CodedInputStream;
 
 /**
- * A received frame payload: a view of its bytes that stays valid until {@link #release()}. The
+ * A received frame payload, read in place: possibly spread over several buffers (a large frame is
+ * assembled from the reads that brought it, without copying), valid until {@link #release()}. The
  * transport hands one over per frame and whoever holds it last releases it, exactly once.
  */
 public interface Payload {
 
-  /** The payload bytes, from position to limit. Callers must not change position or limit. */
-  ByteBuffer buffer();
+  /** Number of payload bytes. */
+  int length();
 
-  /** Gives the memory back; the buffer must not be used afterwards. */
+  /** A protobuf input over {@code length} bytes from {@code offset}. */
+  CodedInputStream input(int offset, int length);
+
+  /** Whether the bytes from {@code offset} are exactly {@code expected}. */
+  boolean regionEquals(int offset, byte[] expected);
+
+  /** A copy of {@code length} bytes from {@code offset}. */
+  byte[] bytes(int offset, int length);
+
+  /** Gives the memory back; the payload must not be used afterwards. */
   void release();
 }

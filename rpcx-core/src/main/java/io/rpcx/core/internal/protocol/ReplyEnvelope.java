@@ -4,7 +4,6 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 import io.rpcx.core.StatusCode;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 
 /**
  * A received {@code RPCXReply}: the request id, and either the location of the result value in the
@@ -37,13 +36,13 @@ public final class ReplyEnvelope {
   }
 
   /**
-   * Parses a reply payload (from {@code payload}'s position to its limit).
+   * Parses a reply payload.
    *
    * @throws ProtocolException if the payload is not a well-formed reply
    */
-  public static ReplyEnvelope parse(ByteBuffer payload) throws ProtocolException {
-    int base = payload.position();
-    CodedInputStream in = CodedInputStream.newInstance(payload.duplicate());
+  public static ReplyEnvelope parse(Payload payload) throws ProtocolException {
+    int base = 0;
+    CodedInputStream in = payload.input(0, payload.length());
     long requestId = ProtocolException.NO_REQUEST_ID;
     int valueOffset = 0;
     int valueLength = -1;
@@ -138,10 +137,10 @@ public final class ReplyEnvelope {
   }
 
   /** A stream over the value wrapper, or {@code null} when the value is absent (null or void). */
-  public CodedInputStream valueInput(ByteBuffer payload) {
+  public CodedInputStream valueInput(Payload payload) {
     if (valueLength <= 0) {
       return null;
     }
-    return CodedInputStream.newInstance(payload.slice(valueOffset, valueLength));
+    return payload.input(valueOffset, valueLength);
   }
 }

@@ -5,7 +5,6 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import io.rpcx.core.StatusCode;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -44,16 +43,16 @@ public final class RequestEnvelope {
   }
 
   /**
-   * Parses the envelope of a request payload (from {@code payload}'s position to its limit).
+   * Parses the envelope of a request payload.
    *
    * @param maxMetadataBytes limit on the encoded size of all metadata entries together
    * @throws ProtocolException if the payload is not a well-formed request
    */
-  public static RequestEnvelope parse(ByteBuffer payload, int maxMetadataBytes)
+  public static RequestEnvelope parse(Payload payload, int maxMetadataBytes)
       throws ProtocolException {
     long requestId = ProtocolException.NO_REQUEST_ID;
-    int base = payload.position();
-    CodedInputStream in = CodedInputStream.newInstance(payload.duplicate());
+    int base = 0;
+    CodedInputStream in = payload.input(0, payload.length());
     String service = "";
     String method = "";
     int count = 0;
@@ -202,33 +201,24 @@ public final class RequestEnvelope {
   }
 
   /** Whether argument {@code index}'s type descriptor is exactly the UTF-8 bytes {@code expected}. */
-  public boolean typeEquals(ByteBuffer payload, int index, byte[] expected) {
-    int offset = regions[4 * index];
-    int length = regions[4 * index + 1];
-    if (length != expected.length) {
-      return false;
-    }
-    for (int i = 0; i < length; i++) {
-      if (payload.get(offset + i) != expected[i]) {
-        return false;
-      }
-    }
-    return true;
+  public boolean typeEquals(Payload payload, int index, byte[] expected) {
+    return regions[4 * index + 1] == expected.length
+        && payload.regionEquals(regions[4 * index], expected);
   }
 
   /** Argument {@code index}'s type descriptor as sent, for error messages. */
-  public String typeName(ByteBuffer payload, int index) {
-    byte[] bytes = new byte[Math.min(regions[4 * index + 1], 128)];
-    payload.get(regions[4 * index], bytes);
-    return new String(bytes, StandardCharsets.UTF_8);
+  public String typeName(Payload payload, int index) {
+    return new String(
+        payload.bytes(regions[4 * index], Math.min(regions[4 * index + 1], 128)),
+        StandardCharsets.UTF_8);
   }
 
   /** A stream over argument {@code index}'s value wrapper, or {@code null} when it is absent. */
-  public CodedInputStream valueInput(ByteBuffer payload, int index) {
+  public CodedInputStream valueInput(Payload payload, int index) {
     int length = regions[4 * index + 3];
     if (length <= 0) {
       return null;
     }
-    return CodedInputStream.newInstance(payload.slice(regions[4 * index + 2], length));
+    return payload.input(regions[4 * index + 2], length);
   }
 }

@@ -1,13 +1,12 @@
 package io.rpcx.core.internal.protocol;
 
-import com.google.protobuf.InvalidProtocolBufferException;
+import java.io.IOException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.TypeSchema;
 import io.rpcx.core.internal.protocol.proto.Schema;
 import io.rpcx.core.internal.protocol.proto.SchemaField;
 import io.rpcx.core.internal.protocol.proto.SchemaType;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -48,11 +47,11 @@ public final class SchemaFrames {
    *
    * @throws ProtocolException if it is malformed or describes too many types
    */
-  public static void read(ByteBuffer payload, PeerSchemas peer) throws ProtocolException {
+  public static void read(Payload payload, PeerSchemas peer) throws ProtocolException {
     Schema schema;
     try {
-      schema = Schema.parseFrom(payload.duplicate());
-    } catch (InvalidProtocolBufferException e) {
+      schema = Schema.parseFrom(payload.input(0, payload.length()));
+    } catch (IOException e) {
       throw invalid("malformed SCHEMA frame: " + e.getMessage());
     }
     for (SchemaType type : schema.getTypesList()) {

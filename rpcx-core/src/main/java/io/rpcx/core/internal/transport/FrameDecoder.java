@@ -10,15 +10,20 @@ import java.nio.ByteOrder;
 /**
  * Splits the byte stream into frames: reads the 4-byte length, checks it against the limit before
  * anything is allocated, and emits each frame (type, flags, payload) as a retained slice of the
- * received bytes, without copying. A length over the limit raises {@link FrameTooLargeException}
+ * received bytes, without copying. A large frame is gathered from the reads that bring it as a
+ * composite buffer, so it is never copied into one contiguous buffer either. A length over the limit raises {@link FrameTooLargeException}
  * once; afterwards the decoder discards everything, since the stream can no longer be trusted and
  * the connection is being closed.
  *
  * <p>Ownership: each emitted {@link ByteBuf} belongs to the next handler, which must release it.
  */
 public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
+  /** Frames this large are assembled from their reads without copying (composite cumulation). */
+  static final int LARGE_FRAME = 64 * 1024;
+
   private final int maxFrameSize;
   private boolean failed;
+  private boolean composite;
 
   /** @param maxFrameSize the largest accepted value of the length field */
   public FrameDecoder(int maxFrameSize) {
@@ -32,7 +37,18 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
       in.skipBytes(in.readableBytes());
       return null;
     }
-    return super.decode(ctx, in);
+    Object frame = super.decode(ctx, in);
+    // While a large frame is arriving, gather its reads as a composite instead of copying each
+    // into one growing buffer; small frames go back to the (faster for them) merging cumulation.
+    boolean large =
+        frame == null
+            && in.readableBytes() >= FrameType.LENGTH_FIELD_SIZE
+            && in.getUnsignedInt(in.readerIndex()) >= LARGE_FRAME;
+    if (large != composite) {
+      composite = large;
+      setCumulator(large ? COMPOSITE_CUMULATOR : MERGE_CUMULATOR);
+    }
+    return frame;
   }
 
   @Override

@@ -1,23 +1,55 @@
 package io.rpcx.core.internal.transport;
 
+import com.google.protobuf.CodedInputStream;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.rpcx.core.internal.protocol.Payload;
-import java.nio.ByteBuffer;
+import java.util.Arrays;
 
-/** A {@link Payload} over a received Netty buffer, which it owns and releases. */
+/**
+ * A {@link Payload} over a received Netty buffer, which it owns and releases. A large frame may be a
+ * composite of the reads that brought it; protobuf then reads across its parts without merging
+ * them.
+ */
 public final class NettyPayload implements Payload {
   private final ByteBuf buffer;
-  private final ByteBuffer view;
+  private final int start;
 
   /** Takes ownership of {@code buffer}, whose readable bytes are the payload. */
   public NettyPayload(ByteBuf buffer) {
     this.buffer = buffer;
-    this.view = buffer.nioBuffer();
+    this.start = buffer.readerIndex();
   }
 
   @Override
-  public ByteBuffer buffer() {
-    return view;
+  public int length() {
+    return buffer.writerIndex() - start;
+  }
+
+  @Override
+  public CodedInputStream input(int offset, int length) {
+    if (buffer.nioBufferCount() == 1) {
+      return CodedInputStream.newInstance(buffer.nioBuffer(start + offset, length));
+    }
+    return CodedInputStream.newInstance(Arrays.asList(buffer.nioBuffers(start + offset, length)));
+  }
+
+  @Override
+  public boolean regionEquals(int offset, byte[] expected) {
+    if (offset + expected.length > length()) {
+      return false;
+    }
+    for (int i = 0; i < expected.length; i++) {
+      if (buffer.getByte(start + offset + i) != expected[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public byte[] bytes(int offset, int length) {
+    return ByteBufUtil.getBytes(buffer, start + offset, length);
   }
 
   @Override

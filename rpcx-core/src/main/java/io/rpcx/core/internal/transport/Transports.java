@@ -1,5 +1,7 @@
 package io.rpcx.core.internal.transport;
 
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -23,6 +25,23 @@ import java.util.Locale;
 public enum Transports {
   EPOLL,
   NIO;
+
+  /**
+   * The buffer allocator of every RPCX channel: a pooled allocator with 16 MiB chunks. Netty 4.2's
+   * default adaptive allocator pools buffers only up to 1 MiB, and its pooled allocator's 4 MiB
+   * chunks are freed as soon as a large buffer filled one past a quarter and was released, so
+   * frames carrying values of a MiB would each take fresh, zeroed memory.
+   */
+  public static final ByteBufAllocator ALLOCATOR =
+      new PooledByteBufAllocator(
+          true,
+          0,
+          PooledByteBufAllocator.defaultNumDirectArena(),
+          PooledByteBufAllocator.defaultPageSize(),
+          11,
+          PooledByteBufAllocator.defaultSmallCacheSize(),
+          PooledByteBufAllocator.defaultNormalCacheSize(),
+          PooledByteBufAllocator.defaultUseCacheForAllThreads());
 
   /** The transport to use: epoll when allowed and available, else NIO. */
   public static Transports choose(boolean allowNative) {

@@ -73,7 +73,7 @@ class EnvelopeTest {
             .setTimeoutMillis(250)
             .putMetadata("k", "v")
             .build();
-    ByteBuffer payload = ByteBuffer.wrap(request.toByteArray());
+    ByteBufferPayload payload = ByteBufferPayload.of(request.toByteArray());
     RequestEnvelope envelope = RequestEnvelope.parse(payload, 1024);
     assertEquals(9, envelope.requestId());
     assertEquals("echo", envelope.service());
@@ -89,7 +89,7 @@ class EnvelopeTest {
   @Test
   void aRequestIdOfZeroMayBeLeftOut() throws Exception {
     RPCXRequest request = RPCXRequest.newBuilder().setService("s").setMethod("m").build();
-    assertEquals(0, RequestEnvelope.parse(ByteBuffer.wrap(request.toByteArray()), 1024).requestId());
+    assertEquals(0, RequestEnvelope.parse(ByteBufferPayload.of(request.toByteArray()), 1024).requestId());
   }
 
   @Test
@@ -99,7 +99,7 @@ class EnvelopeTest {
     ProtocolException e =
         assertThrows(
             ProtocolException.class,
-            () -> RequestEnvelope.parse(ByteBuffer.wrap(request.toByteArray()), 64));
+            () -> RequestEnvelope.parse(ByteBufferPayload.of(request.toByteArray()), 64));
     assertEquals(5, e.requestId());
     assertEquals(StatusCode.RESOURCE_EXHAUSTED, e.status());
     assertEquals("request metadata exceeds 64 bytes", e.getMessage());
@@ -109,7 +109,7 @@ class EnvelopeTest {
   void garbageIsNotARequest() {
     byte[] garbage = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff};
     ProtocolException e =
-        assertThrows(ProtocolException.class, () -> RequestEnvelope.parse(ByteBuffer.wrap(garbage), 1024));
+        assertThrows(ProtocolException.class, () -> RequestEnvelope.parse(ByteBufferPayload.of(garbage), 1024));
     assertEquals(ProtocolException.NO_REQUEST_ID, e.requestId());
     assertEquals(StatusCode.BAD_REQUEST, e.status());
   }
@@ -119,7 +119,7 @@ class EnvelopeTest {
     byte[] full = writeRequest(33, new Object[] {"hello", 1}, 0, Map.of());
     byte[] truncated = java.util.Arrays.copyOf(full, full.length - 3);
     ProtocolException e =
-        assertThrows(ProtocolException.class, () -> RequestEnvelope.parse(ByteBuffer.wrap(truncated), 1024));
+        assertThrows(ProtocolException.class, () -> RequestEnvelope.parse(ByteBufferPayload.of(truncated), 1024));
     assertEquals(33, e.requestId());
   }
 
@@ -142,15 +142,15 @@ class EnvelopeTest {
   void generatedRepliesAreRead() throws Exception {
     RPCXReply value =
         RPCXReply.newBuilder().setRequestId(3).setValue(StringValue.of("v").toByteString()).build();
-    ByteBuffer payload = ByteBuffer.wrap(value.toByteArray());
+    ByteBufferPayload payload = ByteBufferPayload.of(value.toByteArray());
     ReplyEnvelope envelope = ReplyEnvelope.parse(payload);
     assertFalse(envelope.isError());
     assertEquals("v", Values.read(STRING, envelope.valueInput(payload), DecodeContext.withDefaults()));
 
     RPCXReply voidReply = RPCXReply.newBuilder().setRequestId(4).build();
-    ReplyEnvelope empty = ReplyEnvelope.parse(ByteBuffer.wrap(voidReply.toByteArray()));
+    ReplyEnvelope empty = ReplyEnvelope.parse(ByteBufferPayload.of(voidReply.toByteArray()));
     assertFalse(empty.isError());
-    assertNull(empty.valueInput(ByteBuffer.wrap(voidReply.toByteArray())));
+    assertNull(empty.valueInput(ByteBufferPayload.of(voidReply.toByteArray())));
 
     RPCXReply failure =
         RPCXReply.newBuilder()
@@ -161,7 +161,7 @@ class EnvelopeTest {
                     .setMessage("boom")
                     .setExceptionClass("java.lang.IllegalStateException"))
             .build();
-    ReplyEnvelope error = ReplyEnvelope.parse(ByteBuffer.wrap(failure.toByteArray()));
+    ReplyEnvelope error = ReplyEnvelope.parse(ByteBufferPayload.of(failure.toByteArray()));
     assertTrue(error.isError());
     assertEquals(StatusCode.REMOTE_FAILURE, error.errorCode());
     assertEquals("boom", error.errorMessage());
@@ -171,10 +171,10 @@ class EnvelopeTest {
   @Test
   void anErrorCarryingStatusOkOrAnUnknownCodeIsInternal() throws Exception {
     RPCXReply ok = RPCXReply.newBuilder().setRequestId(1).setError(Error.newBuilder()).build();
-    assertEquals(StatusCode.INTERNAL, ReplyEnvelope.parse(ByteBuffer.wrap(ok.toByteArray())).errorCode());
+    assertEquals(StatusCode.INTERNAL, ReplyEnvelope.parse(ByteBufferPayload.of(ok.toByteArray())).errorCode());
     RPCXReply unknown =
         RPCXReply.newBuilder().setRequestId(1).setError(Error.newBuilder().setCodeValue(999)).build();
-    assertEquals(StatusCode.INTERNAL, ReplyEnvelope.parse(ByteBuffer.wrap(unknown.toByteArray())).errorCode());
+    assertEquals(StatusCode.INTERNAL, ReplyEnvelope.parse(ByteBufferPayload.of(unknown.toByteArray())).errorCode());
   }
 
   @Test
@@ -185,8 +185,9 @@ class EnvelopeTest {
             .setRequestId(1)
             .setValue(com.google.protobuf.BytesValue.of(ByteString.copyFrom(big)).toByteString())
             .build();
-    ByteBuffer direct = ByteBuffer.allocateDirect(reply.getSerializedSize());
-    direct.put(reply.toByteArray()).flip();
+    ByteBuffer memory = ByteBuffer.allocateDirect(reply.getSerializedSize());
+    memory.put(reply.toByteArray()).flip();
+    ByteBufferPayload direct = new ByteBufferPayload(memory);
     ReplyEnvelope envelope = ReplyEnvelope.parse(direct);
     @SuppressWarnings("unchecked")
     ValueCodec<Object> bytes = (ValueCodec<Object>) CodecRegistry.standard().codecFor(byte[].class);

@@ -52,6 +52,38 @@ class FrameDecoderTest {
   }
 
   @Test
+  void aLargeFrameIsGatheredFromItsPiecesAndSmallFramesFollowNormally() throws Exception {
+    byte[] large = new byte[200_000];
+    new java.util.Random(3).nextBytes(large);
+    ByteBuf stream = Unpooled.buffer();
+    stream.writeBytes(frame(FrameType.REQUEST, new byte[] {1}));
+    stream.writeBytes(frame(FrameType.REQUEST, large));
+    stream.writeBytes(frame(FrameType.REPLY, new byte[] {2, 3}));
+    EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1 << 20));
+    while (stream.isReadable()) {
+      channel.writeInbound(stream.readRetainedSlice(Math.min(1000, stream.readableBytes())));
+    }
+    stream.release();
+    ByteBuf first = channel.readInbound();
+    assertEquals(3, first.readableBytes());
+    first.release();
+    ByteBuf big = channel.readInbound();
+    big.skipBytes(2);
+    NettyPayload payload = new NettyPayload(big);
+    assertEquals(large.length, payload.length());
+    org.junit.jupiter.api.Assertions.assertArrayEquals(
+        large, payload.input(0, large.length).readRawBytes(large.length), "read across the pieces");
+    org.junit.jupiter.api.Assertions.assertArrayEquals(
+        java.util.Arrays.copyOfRange(large, 150_000, 150_100), payload.bytes(150_000, 100));
+    payload.release();
+    ByteBuf last = channel.readInbound();
+    assertEquals(FrameType.REPLY, last.readByte());
+    last.release();
+    assertNull(channel.readInbound());
+    channel.finishAndReleaseAll();
+  }
+
+  @Test
   void aFrameOverTheLimitIsRefusedFromItsHeaderAlone() {
     EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1024));
     ByteBuf header = Unpooled.buffer().writeInt(0x80000000).writeByte(1).writeByte(0);

@@ -9,7 +9,7 @@ import io.rpcx.core.internal.codec.Values;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.RequestEnvelope;
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import io.rpcx.core.internal.protocol.Payload;
 
 /**
  * Decodes a request's arguments against the method's declared parameters. Each argument's type
@@ -27,7 +27,7 @@ final class ArgumentDecoder {
   static Object[] decode(
       MethodModel method,
       RequestEnvelope envelope,
-      ByteBuffer payload,
+      Payload payload,
       int maxDepth,
       PeerSchemas schemas)
       throws CodecException {

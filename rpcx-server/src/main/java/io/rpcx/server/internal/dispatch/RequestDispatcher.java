@@ -52,7 +52,7 @@ public final class RequestDispatcher {
     long receivedNanos = System.nanoTime();
     RequestEnvelope envelope;
     try {
-      envelope = RequestEnvelope.parse(payload.buffer(), maxMetadataBytes);
+      envelope = RequestEnvelope.parse(payload, maxMetadataBytes);
     } catch (ProtocolException e) {
       payload.release();
       if (e.requestId() == ProtocolException.NO_REQUEST_ID) {

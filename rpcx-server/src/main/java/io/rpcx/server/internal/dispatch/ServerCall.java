@@ -134,7 +134,7 @@ final class ServerCall implements Runnable, CallInfo {
     try {
       args =
           ArgumentDecoder.decode(
-              method.model(), envelope, payload.buffer(), maxDepth, connection.peerSchemas());
+              method.model(), envelope, payload, maxDepth, connection.peerSchemas());
     } catch (CodecException e) {
       logger.debug("Bad request from {}: {}", connection.remoteAddress(), e.getMessage());
       throw new BadRequestException(e.getMessage());

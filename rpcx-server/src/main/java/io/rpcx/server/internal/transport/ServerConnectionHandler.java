@@ -132,7 +132,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
         break;
       case FrameType.SCHEMA:
         try {
-          SchemaFrames.read(frame.nioBuffer(), peerSchemas);
+          SchemaFrames.read(new NettyPayload(frame), peerSchemas);
         } catch (ProtocolException e) {
           closeForProtocolError(StatusCode.BAD_REQUEST, e.getMessage());
         } finally {

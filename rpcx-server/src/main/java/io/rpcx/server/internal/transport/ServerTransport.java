@@ -69,6 +69,7 @@ public final class ServerTransport {
             .group(acceptor, workers)
             .channel(transport.serverSocketChannel())
             .option(ChannelOption.SO_BACKLOG, 1024)
+            .childOption(ChannelOption.ALLOCATOR, Transports.ALLOCATOR)
             .childOption(ChannelOption.TCP_NODELAY, true)
             .childOption(ChannelOption.SO_KEEPALIVE, true)
             .childHandler(

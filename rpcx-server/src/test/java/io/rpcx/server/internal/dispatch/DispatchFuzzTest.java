@@ -14,7 +14,7 @@ import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyCodec;
-import java.nio.ByteBuffer;
+import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -133,13 +133,28 @@ class DispatchFuzzTest {
   void everyRequestGetsExactlyOneOutcome(byte[] request) {
     RecordingConnection connection = new RecordingConnection();
     AtomicInteger releases = new AtomicInteger();
-    ByteBuffer bytes = ByteBuffer.wrap(request);
+    ByteBufferPayload bytes = ByteBufferPayload.of(request);
     DISPATCHER.onRequest(
         connection,
         new Payload() {
           @Override
-          public ByteBuffer buffer() {
-            return bytes;
+          public int length() {
+            return bytes.length();
+          }
+
+          @Override
+          public com.google.protobuf.CodedInputStream input(int offset, int length) {
+            return bytes.input(offset, length);
+          }
+
+          @Override
+          public boolean regionEquals(int offset, byte[] expected) {
+            return bytes.regionEquals(offset, expected);
+          }
+
+          @Override
+          public byte[] bytes(int offset, int length) {
+            return bytes.bytes(offset, length);
           }
 
           @Override
