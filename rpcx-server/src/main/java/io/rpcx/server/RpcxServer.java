@@ -10,6 +10,7 @@ import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.server.internal.dispatch.CallTracker;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServiceRegistry;
+import io.rpcx.server.internal.dispatch.WorkerPool;
 import io.rpcx.server.internal.transport.ServerTransport;
 import java.lang.reflect.Constructor;
 import java.net.InetSocketAddress;
@@ -20,11 +21,7 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,7 +86,8 @@ public final class RpcxServer implements AutoCloseable {
       this.executor = builder.executor;
       this.ownedExecutor = null;
     } else {
-      this.ownedExecutor = newWorkerPool(builder.workerThreads, builder.maxQueuedCalls);
+      this.ownedExecutor =
+          WorkerPool.create(builder.workerThreads, builder.maxQueuedCalls, "rpcx-server-worker-");
       this.executor = ownedExecutor;
     }
   }
@@ -282,27 +280,6 @@ public final class RpcxServer implements AutoCloseable {
       ownedExecutor.shutdownNow();
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static ExecutorService newWorkerPool(int threads, int queueCapacity) {
-    AtomicInteger count = new AtomicInteger();
-    ThreadFactory factory =
-        runnable -> {
-          Thread thread = new Thread(runnable, "rpcx-server-worker-" + count.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        };
-    ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            threads,
-            threads,
-            60,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(queueCapacity),
-            factory,
-            new ThreadPoolExecutor.AbortPolicy());
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
   }
 
   /**
