@@ -1,11 +1,19 @@
 package io.rpcx.client;
 
 import io.rpcx.annotation.RPCXClient;
-import io.rpcx.client.internal.call.CallChannel;
 import io.rpcx.client.internal.call.ClientMethod;
+import io.rpcx.client.internal.call.RetryBudget;
+import io.rpcx.client.internal.call.RetryPolicy;
+import io.rpcx.client.internal.cluster.Ejection;
+import io.rpcx.client.internal.cluster.Member;
+import io.rpcx.client.internal.cluster.Members;
+import io.rpcx.client.internal.cluster.ServiceCluster;
 import io.rpcx.client.internal.proxy.ServiceProxy;
 import io.rpcx.client.internal.transport.ClientTransport;
 import io.rpcx.core.TlsConfig;
+import io.rpcx.core.discovery.ServiceDiscovery;
+import io.rpcx.core.discovery.ServiceEndpoint;
+import io.rpcx.core.discovery.StaticDiscovery;
 import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.model.ClassScanner;
@@ -67,8 +75,11 @@ public final class RpcxClient implements AutoCloseable {
   private final ClientTransport transport;
   private final Executor callbacks;
   private final ExecutorService ownedCallbacks;
+  private final Members members;
+  private final RetryPolicy retries;
   private final Map<Class<?>, ServiceModel> models = new ConcurrentHashMap<>();
   private final Map<Class<?>, Object> proxies = new ConcurrentHashMap<>();
+  private final Map<Class<?>, ServiceCluster> clusters = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   private RpcxClient(Builder config) {
@@ -77,7 +88,7 @@ public final class RpcxClient implements AutoCloseable {
       models.put(type, ServiceModels.forClient(type, codecs));
     }
     for (Class<?> type : models.keySet()) {
-      target(type, models.get(type));
+      source(type, models.get(type));
     }
     ClientTransport.Options transportOptions = new ClientTransport.Options();
     transportOptions.allowNative = config.nativeTransport;
@@ -92,6 +103,10 @@ public final class RpcxClient implements AutoCloseable {
     transportOptions.maxBackoffMillis = config.maxBackoff.toMillis();
     transportOptions.tls = config.tls;
     this.transport = new ClientTransport(transportOptions);
+    this.members = new Members(transport::open, config.ejection);
+    this.retries =
+        new RetryPolicy(
+            config.maxAttempts, new RetryBudget(config.retryRatio, config.minRetriesPerSecond));
     if (config.callbackExecutor != null) {
       this.callbacks = config.callbackExecutor;
       this.ownedCallbacks = null;
@@ -125,8 +140,7 @@ public final class RpcxClient implements AutoCloseable {
 
   private Object newProxy(Class<?> type) {
     ServiceModel model = models.computeIfAbsent(type, t -> ServiceModels.forClient(t, codecs));
-    String[] target = target(type, model);
-    CallChannel channel = transport.endpoint(target[0], Integer.parseInt(target[1]));
+    ServiceCluster cluster = cluster(type, model);
     Map<Method, ClientMethod> methods = new HashMap<>();
     for (Map.Entry<Method, MethodModel> entry : model.methodsByJavaMethod().entrySet()) {
       MethodModel method = entry.getValue();
@@ -134,36 +148,81 @@ public final class RpcxClient implements AutoCloseable {
       methods.put(
           entry.getKey(),
           new ClientMethod(
-              method, channel, timeout, callbacks, config.maxNestingDepth, config.metadata));
+              method, cluster, timeout, callbacks, config.maxNestingDepth, config.metadata,
+              retries));
     }
-    String description =
-        "RPCX client of service '" + model.name() + "' (" + type.getName() + ") at "
-            + channel.address();
+    String prefix = "RPCX client of service '" + model.name() + "' (" + type.getName() + ") at ";
     return Proxy.newProxyInstance(
-        type.getClassLoader(), new Class<?>[] {type}, new ServiceProxy(methods, description));
+        type.getClassLoader(),
+        new Class<?>[] {type},
+        new ServiceProxy(methods, () -> prefix + cluster.address()));
   }
 
-  /** host and port of an interface: builder override, else builder default, else annotation. */
-  private String[] target(Class<?> type, ServiceModel model) {
-    String[] specific = config.targets.get(type);
+  /** The servers of an interface's service, watched from its source until the client closes. */
+  private ServiceCluster cluster(Class<?> type, ServiceModel model) {
+    return clusters.computeIfAbsent(
+        type,
+        key -> {
+          ServiceDiscovery source = source(type, model);
+          LoadBalancing strategy =
+              config.loadBalancingByInterface.getOrDefault(type, config.loadBalancing);
+          ServiceCluster cluster =
+              new ServiceCluster(model.name(), source.describe(), strategy, members);
+          return cluster.subscribe(source);
+        });
+  }
+
+  /**
+   * Where the servers of an interface come from: its own targets, else the client's discovery,
+   * else the client's default target, else its annotation.
+   */
+  private ServiceDiscovery source(Class<?> type, ServiceModel model) {
+    List<ServiceEndpoint> specific = config.targets.get(type);
     if (specific != null) {
-      return specific;
+      return StaticDiscovery.of(specific);
+    }
+    if (config.discovery != null) {
+      return config.discovery;
     }
     if (config.defaultTarget != null) {
-      return config.defaultTarget;
+      return StaticDiscovery.of(config.defaultTarget);
     }
     RPCXClient annotation = type.getAnnotation(RPCXClient.class);
     if (annotation.address().isBlank() || annotation.port() <= 0) {
       throw new IllegalArgumentException(
           "no server address for " + type.getName() + " (service '" + model.name()
-              + "'): set address and port in @RPCXClient or call RpcxClient.Builder.target(...)");
+              + "'): set address and port in @RPCXClient, or call RpcxClient.Builder.target(...)"
+              + " or discovery(...)");
     }
     if (annotation.port() > 65535) {
       throw new IllegalArgumentException(
           "@RPCXClient on " + type.getName() + " has port " + annotation.port()
               + " (expected: 1-65535)");
     }
-    return new String[] {annotation.address().strip(), String.valueOf(annotation.port())};
+    return StaticDiscovery.of(List.of(ServiceEndpoint.of(annotation.address().strip(), annotation.port())));
+  }
+
+  /**
+   * The servers the calls of {@code serviceInterface} go to, and their state; empty if no proxy of
+   * it was created yet.
+   */
+  public List<EndpointStatus> endpoints(Class<?> serviceInterface) {
+    ServiceCluster cluster = clusters.get(serviceInterface);
+    if (cluster == null) {
+      return List.of();
+    }
+    long now = System.nanoTime();
+    List<EndpointStatus> statuses = new ArrayList<>();
+    for (Member member : cluster.members()) {
+      statuses.add(
+          new EndpointStatus(
+              member.address(),
+              EndpointStatus.State.valueOf(member.state(now).name()),
+              member.inFlight(),
+              member.callsStarted(),
+              member.consecutiveFailures()));
+    }
+    return List.copyOf(statuses);
   }
 
   /** Calls sent and not yet answered, over all connections (a gauge for monitoring and tests). */
@@ -181,6 +240,9 @@ public final class RpcxClient implements AutoCloseable {
       return;
     }
     closed = true;
+    for (ServiceCluster cluster : clusters.values()) {
+      cluster.close();
+    }
     transport.close();
     if (ownedCallbacks != null) {
       ownedCallbacks.shutdown();
@@ -209,8 +271,15 @@ public final class RpcxClient implements AutoCloseable {
    * configuration, so a builder can be reused.
    */
   public static final class Builder {
-    private String[] defaultTarget;
-    private final Map<Class<?>, String[]> targets = new LinkedHashMap<>();
+    private List<ServiceEndpoint> defaultTarget;
+    private final Map<Class<?>, List<ServiceEndpoint>> targets = new LinkedHashMap<>();
+    private ServiceDiscovery discovery;
+    private LoadBalancing loadBalancing = LoadBalancing.LEAST_IN_FLIGHT;
+    private final Map<Class<?>, LoadBalancing> loadBalancingByInterface = new LinkedHashMap<>();
+    private int maxAttempts = 3;
+    private double retryRatio = 0.2;
+    private int minRetriesPerSecond = 10;
+    private Ejection ejection = new Ejection(5, 1_000, 30_000);
     private final List<Class<?>> interfaces = new ArrayList<>();
     private final List<String> scanPackages = new ArrayList<>();
     private ClassLoader classLoader;
@@ -293,15 +362,108 @@ public final class RpcxClient implements AutoCloseable {
       return duration;
     }
 
-    /** Sends the calls of every interface to {@code host:port}, whatever its annotation says. */
+    /**
+     * Sends the calls of every interface to {@code host:port}, whatever its annotation says (unless
+     * the interface has its own targets). Not with {@link #discovery}.
+     */
     public Builder target(String host, int port) {
-      this.defaultTarget = hostAndPort(host, port);
+      Objects.requireNonNull(host, "host");
+      this.defaultTarget = List.of(ServiceEndpoint.of(host.strip(), port));
       return this;
     }
 
     /** Sends the calls of {@code serviceInterface} to {@code host:port}. */
     public Builder target(Class<?> serviceInterface, String host, int port) {
-      targets.put(Objects.requireNonNull(serviceInterface, "serviceInterface"), hostAndPort(host, port));
+      Objects.requireNonNull(host, "host");
+      return targets(serviceInterface, List.of(ServiceEndpoint.of(host.strip(), port)));
+    }
+
+    /**
+     * Spreads the calls of {@code serviceInterface} over these servers, each {@code host:port}
+     * (see {@link #loadBalancing(Class, LoadBalancing)}).
+     */
+    public Builder targets(Class<?> serviceInterface, String... endpoints) {
+      List<ServiceEndpoint> parsed = new ArrayList<>();
+      for (String endpoint : endpoints) {
+        parsed.add(ServiceEndpoint.parse(endpoint));
+      }
+      return targets(serviceInterface, parsed);
+    }
+
+    /** Spreads the calls of {@code serviceInterface} over these servers. */
+    public Builder targets(Class<?> serviceInterface, List<ServiceEndpoint> endpoints) {
+      Objects.requireNonNull(serviceInterface, "serviceInterface");
+      if (endpoints.isEmpty()) {
+        throw new IllegalArgumentException(
+            "targets of " + serviceInterface.getName() + ": none (expected: at least one)");
+      }
+      targets.put(serviceInterface, List.copyOf(endpoints));
+      return this;
+    }
+
+    /**
+     * Finds the servers of every service in {@code discovery} (ZooKeeper, for example) and follows
+     * its changes; interfaces with their own {@link #targets} keep them. Creating a proxy waits
+     * for the discovery's first list of the service.
+     */
+    public Builder discovery(ServiceDiscovery discovery) {
+      this.discovery = Objects.requireNonNull(discovery, "discovery");
+      return this;
+    }
+
+    /** How calls are spread over the servers of a service; default {@link LoadBalancing#LEAST_IN_FLIGHT}. */
+    public Builder loadBalancing(LoadBalancing strategy) {
+      this.loadBalancing = Objects.requireNonNull(strategy, "strategy");
+      return this;
+    }
+
+    /** How the calls of {@code serviceInterface} are spread over its servers. */
+    public Builder loadBalancing(Class<?> serviceInterface, LoadBalancing strategy) {
+      loadBalancingByInterface.put(
+          Objects.requireNonNull(serviceInterface, "serviceInterface"),
+          Objects.requireNonNull(strategy, "strategy"));
+      return this;
+    }
+
+    /**
+     * Attempts per call, the first included; default 3. A call that certainly never reached a server
+     * is sent again to another; one that may have reached it only if its method is {@link
+     * io.rpcx.annotation.Idempotent}. All attempts share the call's timeout.
+     */
+    public Builder maxAttempts(int maxAttempts) {
+      if (maxAttempts < 1) {
+        throw new IllegalArgumentException("maxAttempts: " + maxAttempts + " (expected: >= 1)");
+      }
+      this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    /**
+     * Caps retries at {@code ratio} times the calls of the last 10 seconds, plus {@code
+     * minPerSecond} per second; default 0.2 and 10 (Finagle's). Failing servers then see at most
+     * 20% more calls, never a storm of retries.
+     */
+    public Builder retryBudget(double ratio, int minPerSecond) {
+      if (!(ratio >= 0) || ratio > 1000) {
+        throw new IllegalArgumentException("ratio: " + ratio + " (expected: 0-1000)");
+      }
+      if (minPerSecond < 0) {
+        throw new IllegalArgumentException("minPerSecond: " + minPerSecond + " (expected: >= 0)");
+      }
+      this.retryRatio = ratio;
+      this.minRetriesPerSecond = minPerSecond;
+      return this;
+    }
+
+    /**
+     * Takes a server out of rotation after {@code consecutiveFailures} calls in a row that could not
+     * reach it or timed out, for {@code initial} growing 1.6 times per ejection in a row up to {@code
+     * max}, each ±20%; then it takes one call at a time until one is answered. Default 5, 1 s, 30 s.
+     */
+    public Builder ejection(int consecutiveFailures, Duration initial, Duration max) {
+      positive(initial, "initial");
+      positive(max, "max");
+      this.ejection = new Ejection(consecutiveFailures, initial.toMillis(), max.toMillis());
       return this;
     }
 
@@ -315,7 +477,11 @@ public final class RpcxClient implements AutoCloseable {
       return this;
     }
 
-    /** How long opening a connection may take; default 3 s. */
+    /**
+     * How long opening a connection may take, and then again the RPCX handshake (TLS included) on
+     * it; default 3 s. Calls waiting for a connection that does not open in time fail as
+     * unavailable and safe to retry.
+     */
     public Builder connectTimeout(Duration timeout) {
       Objects.requireNonNull(timeout, "timeout");
       if (timeout.isNegative() || timeout.isZero()) {
@@ -412,9 +578,21 @@ public final class RpcxClient implements AutoCloseable {
      * @throws IllegalArgumentException naming the interface and method of the first mistake found
      */
     public RpcxClient build() {
+      if (discovery != null && defaultTarget != null) {
+        throw new IllegalArgumentException(
+            "both target(host, port) and discovery(...) are set: choose one (targets of single"
+                + " interfaces may be combined with discovery)");
+      }
       Builder copy = new Builder();
       copy.defaultTarget = defaultTarget;
       copy.targets.putAll(targets);
+      copy.discovery = discovery;
+      copy.loadBalancing = loadBalancing;
+      copy.loadBalancingByInterface.putAll(loadBalancingByInterface);
+      copy.maxAttempts = maxAttempts;
+      copy.retryRatio = retryRatio;
+      copy.minRetriesPerSecond = minRetriesPerSecond;
+      copy.ejection = ejection;
       copy.interfaces.addAll(interfaces);
       ClassLoader loader =
           classLoader != null ? classLoader : Thread.currentThread().getContextClassLoader();
@@ -436,17 +614,6 @@ public final class RpcxClient implements AutoCloseable {
       copy.tls = tls;
       copy.metadata.putAll(metadata);
       return new RpcxClient(copy);
-    }
-
-    private static String[] hostAndPort(String host, int port) {
-      Objects.requireNonNull(host, "host");
-      if (host.isBlank()) {
-        throw new IllegalArgumentException("host is blank");
-      }
-      if (port < 1 || port > 65535) {
-        throw new IllegalArgumentException("port: " + port + " (expected: 1-65535)");
-      }
-      return new String[] {host.strip(), String.valueOf(port)};
     }
   }
 }

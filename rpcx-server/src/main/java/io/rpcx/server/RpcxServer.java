@@ -2,6 +2,8 @@ package io.rpcx.server;
 
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.core.TlsConfig;
+import io.rpcx.core.discovery.ServiceEndpoint;
+import io.rpcx.core.discovery.ServiceRegistrar;
 import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.model.ClassScanner;
@@ -13,11 +15,18 @@ import io.rpcx.server.internal.dispatch.ServiceRegistry;
 import io.rpcx.server.internal.dispatch.WorkerPool;
 import io.rpcx.server.internal.transport.ServerTransport;
 import java.lang.reflect.Constructor;
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -56,6 +65,12 @@ public final class RpcxServer implements AutoCloseable {
 
   /** Default largest frame accepted: 16 MiB. */
   public static final int DEFAULT_MAX_FRAME_SIZE = 16 * 1024 * 1024;
+  /**
+   * Metadata key of the random id a server registers each time it starts, by which clients tell a
+   * restarted server from the one that had its address before.
+   */
+  public static final String INSTANCE_KEY = "instance";
+
   /** Default grace period of {@link #stop()}: 10 seconds. */
   public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(10);
 
@@ -75,6 +90,7 @@ public final class RpcxServer implements AutoCloseable {
   private State state = State.NEW;
   private ServerTransport transport;
   private InetSocketAddress address;
+  private final List<ServiceRegistrar.Registration> registrations = new ArrayList<>();
 
   private RpcxServer(Builder builder, ServiceRegistry registry) {
     this.config = builder;
@@ -147,7 +163,93 @@ public final class RpcxServer implements AutoCloseable {
         address,
         transport.transportName(),
         String.join(", ", registry.serviceNames()));
+    if (config.registrar != null) {
+      register();
+    }
     return this;
+  }
+
+  /** Announces every service to the registrar; a failure stops the server. */
+  private void register() {
+    ServiceEndpoint self;
+    try {
+      Map<String, String> metadata = new LinkedHashMap<>(config.registrationMetadata);
+      metadata.put(INSTANCE_KEY, UUID.randomUUID().toString());
+      self =
+          ServiceEndpoint.of(
+              config.advertisedHost != null ? config.advertisedHost : defaultAdvertisedHost(),
+              config.advertisedPort > 0 ? config.advertisedPort : address.getPort(),
+              metadata);
+      for (String service : registry.serviceNames()) {
+        registrations.add(config.registrar.register(service, self));
+      }
+    } catch (RuntimeException e) {
+      logger.error("Registering with {} failed; stopping", config.registrar.describe(), e);
+      withdrawRegistrations();
+      stopNow();
+      throw e;
+    }
+    logger.info(
+        "Registered {} as {} with {}",
+        String.join(", ", registry.serviceNames()),
+        self.address(),
+        config.registrar.describe());
+  }
+
+  private synchronized void stopNow() {
+    state = State.TERMINATED;
+    transport.closeAll();
+    transport.shutdownEventLoops();
+    shutdownExecutor(0);
+    terminated.countDown();
+  }
+
+  /**
+   * The host announced when none is set: the bind address if it is a specific one, else the first
+   * site-local IPv4 address of an interface that is up, else any non-loopback one, else loopback.
+   */
+  private String defaultAdvertisedHost() {
+    InetAddress bound = address.getAddress();
+    if (!bound.isAnyLocalAddress()) {
+      return bound.getHostAddress();
+    }
+    InetAddress fallback = null;
+    try {
+      for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+        if (!nic.isUp() || nic.isLoopback()) {
+          continue;
+        }
+        for (InetAddress candidate : Collections.list(nic.getInetAddresses())) {
+          if (candidate instanceof Inet4Address && candidate.isSiteLocalAddress()) {
+            return candidate.getHostAddress();
+          }
+          if (fallback == null && !candidate.isLinkLocalAddress()) {
+            fallback = candidate;
+          }
+        }
+      }
+    } catch (java.net.SocketException e) {
+      logger.warn("Cannot list network interfaces to choose the address to register", e);
+    }
+    String chosen =
+        fallback != null ? fallback.getHostAddress() : InetAddress.getLoopbackAddress().getHostAddress();
+    logger.info("Registering address {}; set RpcxServer.Builder.advertise(...) to choose", chosen);
+    return chosen;
+  }
+
+  private void withdrawRegistrations() {
+    List<ServiceRegistrar.Registration> current;
+    synchronized (this) {
+      current = new ArrayList<>(registrations);
+      registrations.clear();
+    }
+    for (ServiceRegistrar.Registration registration : current) {
+      try {
+        registration.close();
+      } catch (RuntimeException e) {
+        logger.warn("Withdrawing a registration from {} failed", config.registrar.describe(), e);
+      }
+    }
   }
 
   /**
@@ -188,7 +290,8 @@ public final class RpcxServer implements AutoCloseable {
   }
 
   /**
-   * Stops the server: stops accepting connections, sends GOAWAY to connected clients (calls they send
+   * Stops the server: withdraws its registrations, stops accepting connections, sends GOAWAY to
+   * connected clients (calls they send
    * afterwards are refused as unavailable and not processed), lets calls in flight finish within
    * {@code gracePeriod}, then closes the remaining connections. Returns when the server is
    * terminated. Calling it again, or on a server never started, does nothing.
@@ -211,6 +314,7 @@ public final class RpcxServer implements AutoCloseable {
     long deadline = System.nanoTime() + gracePeriod.toNanos();
     boolean interrupted = false;
     try {
+      withdrawRegistrations(); // clients stop choosing this server; GOAWAY moves the rest
       transport.stopAccepting();
       transport.goAwayAll("the server is shutting down");
       boolean idle = tracker.awaitIdle(deadline);
@@ -288,6 +392,10 @@ public final class RpcxServer implements AutoCloseable {
    */
   public static final class Builder {
     private String bindAddress = "0.0.0.0";
+    private ServiceRegistrar registrar;
+    private String advertisedHost;
+    private int advertisedPort;
+    private final Map<String, String> registrationMetadata = new LinkedHashMap<>();
     private int port;
     private final List<Object> services = new ArrayList<>();
     private final List<String> serviceNames = new ArrayList<>();
@@ -367,6 +475,50 @@ public final class RpcxServer implements AutoCloseable {
      */
     public Builder intercept(ServerInterceptor interceptor) {
       interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * Announces every service to {@code registrar} (ZooKeeper, for example) once the server
+     * listens, and withdraws them first thing when it stops, so that clients using the matching
+     * discovery find it and stop choosing it before it goes away.
+     */
+    public Builder registrar(ServiceRegistrar registrar) {
+      this.registrar = Objects.requireNonNull(registrar, "registrar");
+      return this;
+    }
+
+    /**
+     * The host clients are told to connect to when the server registers; default the bind address
+     * if it is a specific one, else the first site-local IPv4 address of this machine.
+     */
+    public Builder advertise(String host) {
+      Objects.requireNonNull(host, "host");
+      ServiceEndpoint.of(host, 1); // checks the host
+      this.advertisedHost = host;
+      return this;
+    }
+
+    /**
+     * The host and port clients are told to connect to, when they differ from what the server
+     * binds (behind NAT or a port mapping).
+     */
+    public Builder advertise(String host, int port) {
+      ServiceEndpoint.of(Objects.requireNonNull(host, "host"), port); // checks both
+      this.advertisedHost = host;
+      this.advertisedPort = port;
+      return this;
+    }
+
+    /**
+     * Metadata registered with the server's address (a zone, a version); the key {@value
+     * RpcxServer#INSTANCE_KEY} is added by the server.
+     */
+    public Builder registrationMetadata(String key, String value) {
+      Map<String, String> check = new LinkedHashMap<>(registrationMetadata);
+      check.put(key, value);
+      ServiceEndpoint.of("localhost", 1, check); // checks key and value
+      registrationMetadata.put(key, value);
       return this;
     }
 
@@ -578,6 +730,10 @@ public final class RpcxServer implements AutoCloseable {
     private Builder copy() {
       Builder copy = new Builder();
       copy.bindAddress = bindAddress;
+      copy.registrar = registrar;
+      copy.advertisedHost = advertisedHost;
+      copy.advertisedPort = advertisedPort;
+      copy.registrationMetadata.putAll(registrationMetadata);
       copy.port = port;
       copy.executor = executor;
       copy.direct = direct;

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * write into pieces of 1 to 7 bytes, cut the stream (close both sides) after a number of bytes,
  * reset connections, or freeze (stop forwarding without closing, like a paused process).
  */
-final class FaultProxy implements AutoCloseable {
+public final class FaultProxy implements AutoCloseable {
   private final ServerSocket listener;
   private final int targetPort;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -28,7 +28,7 @@ final class FaultProxy implements AutoCloseable {
   private final AtomicLong forwarded = new AtomicLong();
   private volatile boolean closed;
 
-  FaultProxy(int targetPort) throws IOException {
+  public FaultProxy(int targetPort) throws IOException {
     this.targetPort = targetPort;
     this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     Thread acceptor = new Thread(this::accept, "fault-proxy-accept");
@@ -36,30 +36,30 @@ final class FaultProxy implements AutoCloseable {
     acceptor.start();
   }
 
-  int port() {
+  public int port() {
     return listener.getLocalPort();
   }
 
   /** Splits everything forwarded from now on into pieces of 1 to 7 bytes. */
-  FaultProxy slice(boolean slicing) {
+  public FaultProxy slice(boolean slicing) {
     this.slicing = slicing;
     return this;
   }
 
   /** Stops forwarding (both ways) without closing anything, or resumes. */
-  FaultProxy freeze(boolean frozen) {
+  public FaultProxy freeze(boolean frozen) {
     this.frozen = frozen;
     return this;
   }
 
   /** Closes the connections once {@code bytes} more bytes have been forwarded. */
-  FaultProxy cutAfter(long bytes) {
+  public FaultProxy cutAfter(long bytes) {
     this.cutAfterBytes = forwarded.get() + bytes;
     return this;
   }
 
   /** Resets every open connection (RST, not FIN). */
-  void resetAll() {
+  public void resetAll() {
     for (Socket socket : sockets) {
       try {
         socket.setSoLinger(true, 0);
@@ -74,7 +74,13 @@ final class FaultProxy implements AutoCloseable {
     while (!closed) {
       try {
         Socket client = listener.accept();
-        Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
+        Socket server;
+        try {
+          server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
+        } catch (IOException e) {
+          closeQuietly(client); // the target is gone: so is the connection
+          continue;
+        }
         client.setTcpNoDelay(true);
         server.setTcpNoDelay(true);
         sockets.add(client);

@@ -13,11 +13,20 @@ import java.util.concurrent.RejectedExecutionException;
  * executor, so that code chained on the future never runs on (and never blocks) a network thread.
  */
 final class AsyncCall extends PendingCall {
-  private final CompletableFuture<Object> future = new CompletableFuture<>();
+  private final CompletableFuture<Object> future;
   private final Executor callbacks;
 
-  AsyncCall(ClientMethod method, Object[] args, Executor callbacks) {
-    super(method, args);
+  /** An attempt whose outcome completes {@code future}, unless a further attempt takes it over. */
+  AsyncCall(
+      ClientMethod method,
+      Object[] args,
+      long deadlineNanos,
+      int attempt,
+      CallRoute previous,
+      CompletableFuture<Object> future,
+      Executor callbacks) {
+    super(method, args, deadlineNanos, attempt, previous);
+    this.future = future;
     this.callbacks = callbacks;
   }
 
@@ -35,7 +44,7 @@ final class AsyncCall extends PendingCall {
     run(
         () -> {
           try {
-            future.complete(method.decode(envelope, payload, peerSchemas()));
+            future.complete(method.decode(envelope, payload, peerSchemas(), address()));
           } catch (Throwable t) {
             future.completeExceptionally(t);
           }
@@ -44,7 +53,12 @@ final class AsyncCall extends PendingCall {
 
   @Override
   void onFailure(RpcxException failure) {
-    run(() -> future.completeExceptionally(failure));
+    run(
+        () -> {
+          if (!method.retry(this, failure)) {
+            future.completeExceptionally(failure);
+          }
+        });
   }
 
   private void run(Runnable task) {

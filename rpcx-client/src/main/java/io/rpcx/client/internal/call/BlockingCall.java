@@ -18,8 +18,9 @@ final class BlockingCall extends PendingCall {
   private ReplyEnvelope envelope;
   private Payload payload;
 
-  BlockingCall(ClientMethod method, Object[] args) {
-    super(method, args);
+  BlockingCall(
+      ClientMethod method, Object[] args, long deadlineNanos, int attempt, CallRoute previous) {
+    super(method, args, deadlineNanos, attempt, previous);
   }
 
   @Override
@@ -48,26 +49,27 @@ final class BlockingCall extends PendingCall {
       long remaining = remainingNanos();
       if (remaining <= 0) {
         if (finish()) {
+          ended(CallOutcome.TIMED_OUT);
           abandon();
-          throw method.timeoutException();
+          throw method.timeoutException(this);
         }
         continue; // the outcome is being delivered
       }
       LockSupport.parkNanos(this, remaining);
       if (Thread.interrupted()) {
         if (finish()) {
+          ended(CallOutcome.OTHER);
           abandon();
           Thread.currentThread().interrupt();
           throw new CancelledException(
-              "interrupted while waiting for " + model().displayName() + " on "
-                  + method.address(),
+              "interrupted while waiting for " + model().displayName() + " on " + address(),
               new InterruptedException());
         }
         Thread.currentThread().interrupt();
       }
     }
     if (result == REPLIED) {
-      return method.decode(envelope, payload, peerSchemas());
+      return method.decode(envelope, payload, peerSchemas(), address());
     }
     throw (RpcxException) result;
   }

@@ -19,8 +19,11 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -40,6 +43,7 @@ public final class ClientMethod {
   private final Executor callbacks;
   private final int maxNestingDepth;
   private final Map<String, String> metadata;
+  private final RetryPolicy retries;
   /** Constructors of the checked exceptions the method declares, by class name. */
   private final Map<String, MethodHandle> declaredExceptions;
 
@@ -49,8 +53,10 @@ public final class ClientMethod {
       long timeoutMillis,
       Executor callbacks,
       int maxNestingDepth,
-      Map<String, String> metadata) {
+      Map<String, String> metadata,
+      RetryPolicy retries) {
     this.model = model;
+    this.retries = retries;
     this.metadata = Map.copyOf(metadata);
     this.channel = channel;
     this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
@@ -80,12 +86,15 @@ public final class ClientMethod {
     return model;
   }
 
-  String address() {
+  /** The channel's description, for messages about calls not yet routed to a server. */
+  String channelAddress() {
     return channel.address();
   }
 
-  long timeoutNanos() {
-    return timeoutNanos;
+  /** The hash of the {@code @RoutingKey} argument, or 0. */
+  long routingHash(Object[] args) {
+    int index = model.routingKeyIndex();
+    return index < 0 ? 0 : RoutingKeys.hash(args[index]);
   }
 
   /** Metadata sent with every call (credentials, for example). */
@@ -102,25 +111,62 @@ public final class ClientMethod {
    * CompletableFuture} at once for an asynchronous one.
    */
   public Object invoke(Object[] args) throws Throwable {
+    long now = System.nanoTime();
+    long deadline = now + timeoutNanos;
+    retries.called(now);
     if (model.isAsync()) {
-      AsyncCall call = new AsyncCall(this, args, callbacks);
-      try {
-        channel.send(call);
-      } catch (RpcxException e) {
-        call.fail(e);
-      }
-      return call.future();
+      CompletableFuture<Object> future = new CompletableFuture<>();
+      channel.send(new AsyncCall(this, args, deadline, 1, null, future, callbacks));
+      return future;
     }
-    BlockingCall call = new BlockingCall(this, args);
-    channel.send(call);
-    return call.await();
+    BlockingCall call = new BlockingCall(this, args, deadline, 1, null);
+    List<RpcxException> earlier = null;
+    while (true) {
+      channel.send(call);
+      try {
+        return call.await();
+      } catch (RpcxException failure) {
+        if (!retries.mayRetry(call, failure, channel)) {
+          if (earlier != null) {
+            earlier.forEach(failure::addSuppressed);
+          }
+          throw failure;
+        }
+        if (earlier == null) {
+          earlier = new ArrayList<>(2);
+        }
+        earlier.add(failure);
+        call = new BlockingCall(this, args, deadline, call.attempt() + 1, call.routeTaken());
+      }
+    }
+  }
+
+  /**
+   * Sends another attempt of an asynchronous call that failed, if the retry policy allows; the new
+   * attempt completes the same future.
+   */
+  boolean retry(AsyncCall failed, RpcxException failure) {
+    if (!retries.mayRetry(failed, failure, channel)) {
+      return false;
+    }
+    channel.send(
+        new AsyncCall(
+            this,
+            failed.args(),
+            failed.deadlineNanos(),
+            failed.attempt() + 1,
+            failed.routeTaken(),
+            failed.future(),
+            callbacks));
+    return true;
   }
 
   /** Turns a reply into the method's result, or throws what it stands for; releases the payload. */
-  Object decode(ReplyEnvelope envelope, Payload payload, PeerSchemas schemas) throws Throwable {
+  Object decode(ReplyEnvelope envelope, Payload payload, PeerSchemas schemas, String address)
+      throws Throwable {
     try {
       if (envelope.isError()) {
-        throw failure(envelope);
+        throw failure(envelope, address);
       }
       ValueCodec<Object> codec = model.resultCodec();
       if (codec == null) {
@@ -131,7 +177,7 @@ public final class ClientMethod {
       if (value == null) {
         if (model.isPrimitiveResult()) {
           throw new InternalErrorException(
-              model.displayName() + " on " + address()
+              model.displayName() + " on " + address
                   + " returned null for a primitive result", null);
         }
         value = codec.absentValue();
@@ -142,14 +188,14 @@ public final class ClientMethod {
         throw e;
       }
       throw new InternalErrorException(
-          "cannot decode the result of " + model.displayName() + " from " + address() + ": "
+          "cannot decode the result of " + model.displayName() + " from " + address + ": "
               + e.getMessage(), e);
     } finally {
       payload.release();
     }
   }
 
-  private Throwable failure(ReplyEnvelope envelope) throws Throwable {
+  private Throwable failure(ReplyEnvelope envelope, String address) throws Throwable {
     String message = envelope.errorMessage();
     StatusCode code = envelope.errorCode();
     if (code == StatusCode.REMOTE_FAILURE) {
@@ -158,11 +204,11 @@ public final class ClientMethod {
         return (Throwable) constructor.invoke(message);
       }
       return new RemoteFailureException(
-          model.displayName() + " on " + address() + " threw " + envelope.exceptionClass()
+          model.displayName() + " on " + address + " threw " + envelope.exceptionClass()
               + (message.isEmpty() ? "" : ": " + message),
           envelope.exceptionClass());
     }
-    String text = model.displayName() + " failed on " + address() + ": " + message;
+    String text = model.displayName() + " failed on " + address + ": " + message;
     if (code == StatusCode.UNAVAILABLE) {
       // A server answers UNAVAILABLE only for calls it refused before running them.
       return new UnavailableException(text, true, null);
@@ -171,9 +217,10 @@ public final class ClientMethod {
   }
 
   /** The exception of a call that timed out. */
-  CallTimeoutException timeoutException() {
+  CallTimeoutException timeoutException(PendingCall call) {
     return new CallTimeoutException(
         model.displayName() + " timed out after " + timeoutMillis + " ms waiting for "
-            + address());
+            + call.address()
+            + (call.attempt() > 1 ? " (attempt " + call.attempt() + ")" : ""));
   }
 }

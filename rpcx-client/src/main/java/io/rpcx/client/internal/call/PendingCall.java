@@ -1,6 +1,7 @@
 package io.rpcx.client.internal.call;
 
 import io.rpcx.core.RpcxException;
+import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.ProtoWriter;
 import io.rpcx.core.internal.model.MethodModel;
@@ -35,16 +36,71 @@ public abstract class PendingCall {
   private final Object[] args;
   private final Map<String, String> metadata;
   private final long deadlineNanos;
+  private final int attempt;
+  private final CallRoute previousRoute;
   private volatile boolean finished;
   private int requestId;
   private CallOwner owner;
   private Object timer;
+  private CallRoute route;
 
-  PendingCall(ClientMethod method, Object[] args) {
+  /**
+   * Attempt number {@code attempt} (from 1) of a call whose timeout ends at {@code deadlineNanos};
+   * {@code previousRoute} is where the attempt before it went, or {@code null}.
+   */
+  PendingCall(
+      ClientMethod method, Object[] args, long deadlineNanos, int attempt, CallRoute previousRoute) {
     this.method = method;
     this.args = args;
     this.metadata = method.metadata();
-    this.deadlineNanos = System.nanoTime() + method.timeoutNanos();
+    this.deadlineNanos = deadlineNanos;
+    this.attempt = attempt;
+    this.previousRoute = previousRoute;
+  }
+
+  /** Records the server a balancer sent this call to; it hears how the call ends. */
+  public final void route(CallRoute route) {
+    this.route = route;
+  }
+
+  /** Where the previous attempt of this call went, to be avoided if possible; or {@code null}. */
+  public final CallRoute previousRoute() {
+    return previousRoute;
+  }
+
+  /** The attempt number, from 1. */
+  public final int attempt() {
+    return attempt;
+  }
+
+  /** When the call times out, in {@link System#nanoTime()} terms. */
+  public final long deadlineNanos() {
+    return deadlineNanos;
+  }
+
+  /** The hash of the argument annotated {@code @RoutingKey}; 0 if there is none. */
+  public final long routingHash() {
+    return method.routingHash(args);
+  }
+
+  /** Whether the method has a {@code @RoutingKey} argument. */
+  public final boolean hasRoutingKey() {
+    return method.model().routingKeyIndex() >= 0;
+  }
+
+  /** The server this attempt went to, or {@code null} if it was not routed. */
+  final CallRoute routeTaken() {
+    return route;
+  }
+
+  /** The server this call went to, or the channel's description before it was routed. */
+  final String address() {
+    CallRoute current = route;
+    return current != null ? current.address() : method.channelAddress();
+  }
+
+  final Object[] args() {
+    return args;
   }
 
   /** Records the connection that sends this call and the id it gave it. */
@@ -102,6 +158,7 @@ public abstract class PendingCall {
   /** Delivers the reply; this call then owns {@code payload}. Ignored if already finished. */
   public final void reply(ReplyEnvelope envelope, Payload payload) {
     if (finish()) {
+      ended(CallOutcome.REPLIED);
       onReply(envelope, payload);
     } else {
       payload.release();
@@ -111,6 +168,8 @@ public abstract class PendingCall {
   /** Fails the call. Ignored if already finished. */
   public final void fail(RpcxException failure) {
     if (finish()) {
+      ended(
+          failure instanceof UnavailableException ? CallOutcome.UNAVAILABLE : CallOutcome.OTHER);
       onFailure(failure);
     }
   }
@@ -118,8 +177,17 @@ public abstract class PendingCall {
   /** Times the call out and tells its connection to forget it. Ignored if already finished. */
   public final void timeOut() {
     if (finish()) {
-      onFailure(method.timeoutException());
+      ended(CallOutcome.TIMED_OUT);
+      onFailure(method.timeoutException(this));
       abandon();
+    }
+  }
+
+  /** Tells the route how the call ended; once, by whoever finished the call. */
+  final void ended(CallOutcome outcome) {
+    CallRoute current = route;
+    if (current != null) {
+      current.ended(outcome);
     }
   }
 

@@ -4,6 +4,7 @@ import io.rpcx.client.internal.call.ClientMethod;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The invocation handler behind a client proxy. Remote methods go to their {@link ClientMethod};
@@ -14,9 +15,10 @@ public final class ServiceProxy implements InvocationHandler {
   private static final Object[] NO_ARGUMENTS = new Object[0];
 
   private final Map<Method, ClientMethod> methods;
-  private final String description;
+  private final Supplier<String> description;
 
-  public ServiceProxy(Map<Method, ClientMethod> methods, String description) {
+  /** {@code description} is what {@code toString} returns; it may change with the servers. */
+  public ServiceProxy(Map<Method, ClientMethod> methods, Supplier<String> description) {
     this.methods = Map.copyOf(methods);
     this.description = description;
   }
@@ -40,7 +42,7 @@ public final class ServiceProxy implements InvocationHandler {
         break;
       case "toString":
         if (method.getParameterCount() == 0) {
-          return description;
+          return description.get();
         }
         break;
       default:

@@ -248,9 +248,28 @@ final class ClientConnection implements CallOwner {
   // Events from ClientConnectionHandler, all on the event loop.
 
   void onActive() {
-    state = ACTIVE;
-    endpoint.connected();
+    if (state == CONNECTING) {
+      state = ACTIVE;
+    }
     writes.start();
+    closeIfDrained();
+    channel.eventLoop().schedule(
+        () -> {
+          if (!handshakeDone && state != CLOSED) {
+            logger.warn(
+                "Closing connection to {}: no RPCX handshake within {} ms",
+                endpoint.address(),
+                settings.handshakeTimeoutMillis);
+            closeWith(
+                new UnavailableException(
+                    endpoint.address() + " accepted the connection but completed no RPCX"
+                        + " handshake within " + settings.handshakeTimeoutMillis + " ms",
+                    true,
+                    null));
+          }
+        },
+        settings.handshakeTimeoutMillis,
+        TimeUnit.MILLISECONDS);
   }
 
   private void onConnectFailed(Throwable cause) {
@@ -265,6 +284,7 @@ final class ClientConnection implements CallOwner {
   /** The server's preface arrived: the server speaks RPCX. */
   void onHandshakeDone() {
     handshakeDone = true;
+    endpoint.connected();
   }
 
   /** Any frame arrived: the server is alive. */
@@ -383,9 +403,14 @@ final class ClientConnection implements CallOwner {
   void onInactive() {
     int previous = state;
     state = CLOSED;
-    endpoint.detach(this);
     if (!handshakeDone && closeCause == null) {
       closeCause = notAnRpcxServer(null);
+    }
+    if (handshakeDone || previous == DRAINING) {
+      endpoint.detach(this);
+    } else {
+      // Connected, but no RPCX handshake: as unreachable as a refused connection.
+      endpoint.connectFailed(this, closeCause);
     }
     writes.start();
     if (pending.isEmpty()) {
@@ -422,6 +447,28 @@ final class ClientConnection implements CallOwner {
     if (state == DRAINING && pending.isEmpty()) {
       channel.close();
     }
+  }
+
+  /**
+   * Takes no new calls and closes once the calls in flight have ended; calls still queued fail as
+   * not sent.
+   */
+  void drain(String reason) {
+    Channel current = channel;
+    if (current == null) {
+      return;
+    }
+    current.eventLoop().execute(
+        () -> {
+          if (state >= DRAINING) {
+            return;
+          }
+          closeCause =
+              new UnavailableException(
+                  "the connection to " + endpoint.address() + " was retired: " + reason, true, null);
+          state = DRAINING;
+          closeIfDrained();
+        });
   }
 
   /** Closes the connection now; pending calls fail as unavailable. */

@@ -6,19 +6,19 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.rpcx.client.internal.call.CallChannel;
+import io.rpcx.client.internal.call.ServerChannel;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.internal.transport.SslContexts;
 import io.rpcx.core.internal.transport.Transports;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The client's network side: one event loop group, one timer for asynchronous calls, and one
- * {@link Endpoint} per server address, shared by every proxy of the client. Thread-safe.
+ * The client's network side: one event loop group, one timer for asynchronous calls, and the
+ * {@link Endpoint}s it opened (the cluster layer keeps one per server address). Thread-safe.
  */
 public final class ClientTransport {
 
@@ -30,6 +30,7 @@ public final class ClientTransport {
     final long keepAliveTimeoutMillis;
     final long initialBackoffMillis;
     final long maxBackoffMillis;
+    final long handshakeTimeoutMillis;
     final SslContext sslContext;
     final boolean verifyHostname;
     final HashedWheelTimer timer;
@@ -41,6 +42,7 @@ public final class ClientTransport {
       this.keepAliveTimeoutMillis = options.keepAliveTimeoutMillis;
       this.initialBackoffMillis = options.initialBackoffMillis;
       this.maxBackoffMillis = options.maxBackoffMillis;
+      this.handshakeTimeoutMillis = options.connectTimeoutMillis;
       this.sslContext = options.tls == null ? null : SslContexts.create(options.tls);
       this.verifyHostname = options.tls != null && options.tls.verifyHostname();
       this.timer = timer;
@@ -65,7 +67,8 @@ public final class ClientTransport {
   private final HashedWheelTimer timer;
   private final Bootstrap bootstrap;
   private final Settings settings;
-  private final Map<String, Endpoint> endpoints = new ConcurrentHashMap<>();
+  private final Set<Endpoint> endpoints = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
 
   public ClientTransport(Options options) {
     Transports transport = Transports.choose(options.allowNative);
@@ -84,16 +87,25 @@ public final class ClientTransport {
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis);
   }
 
-  /** The endpoint of {@code host:port}, shared by all callers. */
-  public CallChannel endpoint(String host, int port) {
-    return endpoints.computeIfAbsent(
-        host + ":" + port, key -> new Endpoint(host, port, bootstrap, settings));
+  /** A new channel to {@code host:port}; it connects on its first call. */
+  public ServerChannel open(String host, int port) {
+    Endpoint endpoint = new Endpoint(host, port, bootstrap, settings, this);
+    endpoints.add(endpoint);
+    if (closed) {
+      endpoint.close();
+    }
+    return endpoint;
+  }
+
+  /** A retired endpoint's connection closes by itself once drained. */
+  void forget(Endpoint endpoint) {
+    endpoints.remove(endpoint);
   }
 
   /** Calls in flight on all connections. */
   public int callsInFlight() {
     int total = 0;
-    for (Endpoint endpoint : endpoints.values()) {
+    for (Endpoint endpoint : endpoints) {
       total += endpoint.pendingCount();
     }
     return total;
@@ -101,7 +113,8 @@ public final class ClientTransport {
 
   /** Closes every connection (pending calls fail as unavailable) and stops the threads. */
   public void close() {
-    List<Endpoint> all = new ArrayList<>(endpoints.values());
+    closed = true;
+    List<Endpoint> all = new ArrayList<>(endpoints);
     for (Endpoint endpoint : all) {
       endpoint.close();
     }

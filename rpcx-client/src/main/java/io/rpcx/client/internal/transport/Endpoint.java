@@ -6,8 +6,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
-import io.rpcx.client.internal.call.CallChannel;
 import io.rpcx.client.internal.call.PendingCall;
+import io.rpcx.client.internal.call.ServerChannel;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.transport.FrameDecoder;
@@ -22,25 +22,62 @@ import java.util.concurrent.TimeUnit;
  * exponential backoff with jitter; calls made in that time fail at once as unavailable (safe to
  * retry elsewhere) instead of waiting. Thread-safe.
  */
-final class Endpoint implements CallChannel {
+final class Endpoint implements ServerChannel {
   private final String host;
   private final int port;
   private final String address;
   private final Bootstrap bootstrap;
   private final ClientTransport.Settings settings;
+  private final ClientTransport transport;
   private final Backoff backoff;
   private volatile ClientConnection current;
-  private boolean closed;
-  private long retryAtNanos;
-  private RpcxException lastFailure;
+  private volatile boolean closed;
+  private String closedReason;
+  private volatile long retryAtNanos;
+  private volatile RpcxException lastFailure;
 
-  Endpoint(String host, int port, Bootstrap bootstrap, ClientTransport.Settings settings) {
+  Endpoint(
+      String host,
+      int port,
+      Bootstrap bootstrap,
+      ClientTransport.Settings settings,
+      ClientTransport transport) {
     this.host = host;
     this.port = port;
-    this.address = host + ":" + port;
+    this.address = host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
     this.bootstrap = bootstrap;
     this.settings = settings;
+    this.transport = transport;
     this.backoff = new Backoff(settings.initialBackoffMillis, settings.maxBackoffMillis);
+  }
+
+  @Override
+  public boolean acceptsCalls() {
+    return !closed && (lastFailure == null || System.nanoTime() - retryAtNanos >= 0);
+  }
+
+  @Override
+  public synchronized void reconnectNow() {
+    backoff.reset();
+    lastFailure = null;
+  }
+
+  @Override
+  public void retire() {
+    ClientConnection connection;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      closedReason = "the server left the service's list";
+      connection = current;
+      current = null;
+    }
+    if (connection != null) {
+      connection.drain(closedReason);
+    }
+    transport.forget(this);
   }
 
   @Override
@@ -66,7 +103,8 @@ final class Endpoint implements CallChannel {
   private synchronized ClientConnection connection(PendingCall call) {
     if (closed) {
       throw new UnavailableException(
-          call.model().displayName() + " was not sent to " + address + ": the client is closed",
+          call.model().displayName() + " was not sent to " + address + ": "
+              + (closedReason != null ? closedReason : "the client is closed"),
           true,
           null);
     }
@@ -140,6 +178,7 @@ final class Endpoint implements CallChannel {
   /** Refuses new calls and closes the connection; its pending calls fail as unavailable. */
   synchronized void close() {
     closed = true;
+    closedReason = "the client is closed";
     ClientConnection connection = current;
     current = null;
     if (connection != null) {

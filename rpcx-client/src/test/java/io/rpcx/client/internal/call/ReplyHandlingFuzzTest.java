@@ -62,10 +62,12 @@ class ReplyHandlingFuzzTest {
         }
       };
 
+  private static final RetryPolicy RETRIES = new RetryPolicy(1, new RetryBudget(0, 0));
+
   private static final List<ClientMethod> METHODS =
       List.of(
-          new ClientMethod(MODEL.method("load"), NOWHERE, 1000, Runnable::run, 16, Map.of()),
-          new ClientMethod(MODEL.method("names"), NOWHERE, 1000, Runnable::run, 16, Map.of()));
+          new ClientMethod(MODEL.method("load"), NOWHERE, 1000, Runnable::run, 16, Map.of(), RETRIES),
+          new ClientMethod(MODEL.method("names"), NOWHERE, 1000, Runnable::run, 16, Map.of(), RETRIES));
 
   @FuzzTest(maxDuration = "10m")
   void aReplyBecomesAValueOrATypedFailure(FuzzedDataProvider data) throws Throwable {
@@ -115,7 +117,7 @@ class ReplyHandlingFuzzTest {
           }
         };
     try {
-      method.decode(envelope, payload, schemas);
+      method.decode(envelope, payload, schemas, "fuzzer:0");
     } catch (RpcxException expected) {
       // a typed failure is a fine answer to a hostile reply
     }

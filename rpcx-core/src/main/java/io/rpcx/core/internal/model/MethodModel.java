@@ -34,6 +34,8 @@ public final class MethodModel {
   private final boolean async;
   private final long timeoutMillis;
   private final List<Class<?>> declaredExceptions;
+  private final boolean idempotent;
+  private final int routingKeyIndex;
   private final String displayName;
   private final byte[] nameFields;
   private final byte[] parameterSchemas;
@@ -52,7 +54,9 @@ public final class MethodModel {
       ValueCodec<Object> resultCodec,
       boolean async,
       long timeoutMillis,
-      List<Class<?>> declaredExceptions) {
+      List<Class<?>> declaredExceptions,
+      boolean idempotent,
+      int routingKeyIndex) {
     this.service = service;
     this.name = name;
     this.javaMethod = javaMethod;
@@ -62,6 +66,8 @@ public final class MethodModel {
     this.async = async;
     this.timeoutMillis = timeoutMillis;
     this.declaredExceptions = List.copyOf(declaredExceptions);
+    this.idempotent = idempotent;
+    this.routingKeyIndex = routingKeyIndex;
     this.displayName = service + "." + name;
     this.nameFields = RequestCodec.nameFields(service, name);
     Class<?>[] types = javaMethod.getParameterTypes();
@@ -208,6 +214,16 @@ public final class MethodModel {
   /** Timeout set by annotations ({@code @Method}, else {@code @RPCXClient}); 0 when not set. */
   public long timeoutMillis() {
     return timeoutMillis;
+  }
+
+  /** Whether the method or its interface is annotated {@code @Idempotent}. */
+  public boolean isIdempotent() {
+    return idempotent;
+  }
+
+  /** The index of the parameter annotated {@code @RoutingKey}, or -1. */
+  public int routingKeyIndex() {
+    return routingKeyIndex;
   }
 
   /** Checked exception classes in the method's {@code throws} clause. */

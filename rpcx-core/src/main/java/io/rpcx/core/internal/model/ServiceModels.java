@@ -1,7 +1,9 @@
 package io.rpcx.core.internal.model;
 
+import io.rpcx.annotation.Idempotent;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
+import io.rpcx.annotation.RoutingKey;
 import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.UnsupportedTypeException;
 import io.rpcx.core.internal.codec.ValueCodec;
@@ -130,7 +132,14 @@ public final class ServiceModels {
     Map<String, MethodModel> byName = new LinkedHashMap<>();
     Map<Method, MethodModel> byJava = new HashMap<>();
     for (Method method : methods) {
-      MethodModel model = method(service, method, nameOverrides.get(method), serviceTimeoutMillis, codecs);
+      MethodModel model =
+          method(
+              service,
+              method,
+              nameOverrides.get(method),
+              serviceTimeoutMillis,
+              type.isAnnotationPresent(Idempotent.class),
+              codecs);
       MethodModel previous = byName.putIfAbsent(model.name(), model);
       if (previous != null) {
         throw new IllegalArgumentException(
@@ -149,6 +158,7 @@ public final class ServiceModels {
       Method method,
       String nameOverride,
       long serviceTimeoutMillis,
+      boolean serviceIdempotent,
       CodecRegistry codecs) {
     io.rpcx.annotation.Method annotation = method.getAnnotation(io.rpcx.annotation.Method.class);
     String name = method.getName();
@@ -232,7 +242,44 @@ public final class ServiceModels {
         resultCodec,
         async,
         timeoutMillis,
-        declared);
+        declared,
+        serviceIdempotent || method.isAnnotationPresent(Idempotent.class),
+        routingKey(method, parameters));
+  }
+
+  /** Types whose hash is the same in every JVM: the values a {@link RoutingKey} may have. */
+  private static boolean stableHashType(Class<?> type) {
+    return type == String.class
+        || type.isPrimitive()
+        || type == Boolean.class
+        || type == Character.class
+        || Number.class.isAssignableFrom(type) && type.getName().startsWith("java.lang.")
+        || type.isEnum()
+        || type == java.util.UUID.class;
+  }
+
+  /** The index of the parameter annotated {@link RoutingKey}, or -1. */
+  private static int routingKey(Method method, java.lang.reflect.Parameter[] parameters) {
+    int index = -1;
+    for (int i = 0; i < parameters.length; i++) {
+      if (!parameters[i].isAnnotationPresent(RoutingKey.class)) {
+        continue;
+      }
+      if (index >= 0) {
+        throw new IllegalArgumentException(
+            describe(method) + " has @RoutingKey on parameters " + index + " and " + i
+                + " (expected: at most one)");
+      }
+      if (!stableHashType(parameters[i].getType())) {
+        throw new IllegalArgumentException(
+            "@RoutingKey on parameter " + i + " (" + parameters[i].getName() + ") of "
+                + describe(method) + ": " + parameters[i].getType().getName()
+                + " has no hash that is the same in every JVM (expected: String, a primitive or"
+                + " its box, an enum, or UUID)");
+      }
+      index = i;
+    }
+    return index;
   }
 
   /**

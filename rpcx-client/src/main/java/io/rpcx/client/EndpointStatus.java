@@ -1,0 +1,65 @@
+package io.rpcx.client;
+
+/**
+ * A snapshot of one server of a service as the client sees it: for dashboards, health checks and
+ * tests. Immutable.
+ */
+public final class EndpointStatus {
+
+  /** Whether the client sends calls to the server. */
+  public enum State {
+    /** Takes calls. */
+    AVAILABLE,
+    /** Connection attempts failed; the client waits for its reconnect backoff before the next. */
+    UNREACHABLE,
+    /** Taken out of rotation after failing calls in a row, until its ejection time is over. */
+    EJECTED,
+    /** Its ejection time is over: it takes one call at a time until one is answered. */
+    PROBING
+  }
+
+  private final String address;
+  private final State state;
+  private final int callsInFlight;
+  private final long callsStarted;
+  private final int consecutiveFailures;
+
+  EndpointStatus(
+      String address, State state, int callsInFlight, long callsStarted, int consecutiveFailures) {
+    this.address = address;
+    this.state = state;
+    this.callsInFlight = callsInFlight;
+    this.callsStarted = callsStarted;
+    this.consecutiveFailures = consecutiveFailures;
+  }
+
+  /** {@code host:port}. */
+  public String address() {
+    return address;
+  }
+
+  public State state() {
+    return state;
+  }
+
+  /** Calls sent to the server and not yet ended, for every service of this client. */
+  public int callsInFlight() {
+    return callsInFlight;
+  }
+
+  /** Calls (and retries) sent to the server since the client started knowing it. */
+  public long callsStarted() {
+    return callsStarted;
+  }
+
+  /** Calls in a row that could not reach the server or timed out. */
+  public int consecutiveFailures() {
+    return consecutiveFailures;
+  }
+
+  @Override
+  public String toString() {
+    return address + " " + state + " (in flight " + callsInFlight + ", started " + callsStarted
+        + ", failures in a row " + consecutiveFailures + ")";
+  }
+}

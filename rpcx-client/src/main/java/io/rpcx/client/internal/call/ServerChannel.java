@@ -1,0 +1,23 @@
+package io.rpcx.client.internal.call;
+
+/**
+ * The transport's connection to one server, as a cluster uses it: a {@link CallChannel} that also
+ * says whether it takes calls now and can be told to reconnect at once or to retire. Thread-safe.
+ */
+public interface ServerChannel extends CallChannel {
+
+  /**
+   * Whether a call sent now would be tried: false while the channel waits to reconnect after
+   * failed attempts, or once retired.
+   */
+  boolean acceptsCalls();
+
+  /** Forgets the reconnect backoff: the server was announced again, so the next call connects. */
+  void reconnectNow();
+
+  /**
+   * Takes no new calls and closes the connection once the calls in flight on it have ended. New
+   * calls fail as unavailable and safe to retry.
+   */
+  void retire();
+}

@@ -1,0 +1,163 @@
+package io.rpcx.client.internal.cluster;
+
+import io.rpcx.client.internal.call.CallOutcome;
+import io.rpcx.client.internal.call.CallRoute;
+import io.rpcx.client.internal.call.PendingCall;
+import io.rpcx.client.internal.call.ServerChannel;
+import io.rpcx.client.internal.transport.Backoff;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One server as the balancers of a client see it, shared by every service it serves: its channel,
+ * the calls in flight on it, and its health.
+ *
+ * <p>Health: after {@link Ejection#consecutiveFailures} calls in a row that could not reach it or
+ * timed out, the server is <em>ejected</em> for a jittered backoff; when that ends it is
+ * <em>probing</em>: it takes one call at a time until one is answered, which brings it back, or
+ * fails, which ejects it again for longer. A server whose channel waits to reconnect is skipped
+ * too. Thread-safe; the per-call path touches two atomic counters.
+ */
+public final class Member implements CallRoute {
+  private static final Logger logger = LoggerFactory.getLogger(Member.class);
+
+  /** Health, as {@link #state(long)} reports it. */
+  public enum State {
+    AVAILABLE,
+    UNREACHABLE,
+    EJECTED,
+    PROBING
+  }
+
+  private final String address;
+  private final ServerChannel channel;
+  private final Ejection ejection;
+  private final Backoff backoff;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final LongAdder started = new LongAdder();
+  private final AtomicInteger consecutiveFailures = new AtomicInteger();
+  /** Whether the member was ejected and has not answered since; read on every pick. */
+  private volatile boolean ejected;
+  private volatile long ejectedUntilNanos;
+  /** Clusters that list this member; guarded by {@link Members}. */
+  int references;
+
+  Member(String address, ServerChannel channel, Ejection ejection) {
+    this.address = address;
+    this.channel = channel;
+    this.ejection = ejection;
+    this.backoff = new Backoff(ejection.initialMillis, ejection.maxMillis);
+  }
+
+  @Override
+  public String address() {
+    return address;
+  }
+
+  ServerChannel channel() {
+    return channel;
+  }
+
+  /** Whether a balancer may give this member a call now. */
+  boolean isEligible(long nowNanos) {
+    if (ejected) {
+      // Probing: one call at a time once the ejection time is over.
+      return nowNanos - ejectedUntilNanos >= 0 && inFlight.get() == 0 && channel.acceptsCalls();
+    }
+    return channel.acceptsCalls();
+  }
+
+  public int inFlight() {
+    return inFlight.get();
+  }
+
+  /** Takes {@code call}: it is now in flight here. */
+  void start(PendingCall call) {
+    inFlight.incrementAndGet();
+    started.increment();
+    call.route(this);
+  }
+
+  @Override
+  public void ended(CallOutcome outcome) {
+    inFlight.decrementAndGet();
+    switch (outcome) {
+      case REPLIED:
+        if (consecutiveFailures.get() != 0) {
+          consecutiveFailures.set(0);
+        }
+        if (ejected) {
+          recovered();
+        }
+        break;
+      case UNAVAILABLE:
+      case TIMED_OUT:
+        if (consecutiveFailures.incrementAndGet() >= ejection.consecutiveFailures) {
+          eject();
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private synchronized void eject() {
+    long now = System.nanoTime();
+    if (ejected && now - ejectedUntilNanos < 0) {
+      return; // already out; the calls that were in flight when it failed end here
+    }
+    long delay = backoff.nextDelayNanos();
+    ejectedUntilNanos = now + delay;
+    ejected = true;
+    logger.warn(
+        "Ejecting {} for {} ms after {} failed calls in a row",
+        address,
+        TimeUnit.NANOSECONDS.toMillis(delay),
+        consecutiveFailures.get());
+  }
+
+  private synchronized void recovered() {
+    if (ejected) {
+      ejected = false;
+      backoff.reset();
+      logger.info("{} answers again and is back in rotation", address);
+    }
+  }
+
+  /**
+   * The server was announced again (restarted, or re-registered): forget its failures and let the
+   * next call connect at once.
+   */
+  synchronized void announcedAgain() {
+    consecutiveFailures.set(0);
+    ejected = false;
+    backoff.reset();
+    channel.reconnectNow();
+  }
+
+  public State state(long nowNanos) {
+    if (!channel.acceptsCalls()) {
+      return State.UNREACHABLE;
+    }
+    if (ejected) {
+      return nowNanos - ejectedUntilNanos >= 0 ? State.PROBING : State.EJECTED;
+    }
+    return State.AVAILABLE;
+  }
+
+  public long callsStarted() {
+    return started.sum();
+  }
+
+  public int consecutiveFailures() {
+    return consecutiveFailures.get();
+  }
+
+  @Override
+  public String toString() {
+    return address;
+  }
+}

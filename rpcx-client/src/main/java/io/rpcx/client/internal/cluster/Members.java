@@ -1,0 +1,40 @@
+package io.rpcx.client.internal.cluster;
+
+import io.rpcx.client.internal.call.ServerChannel;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BiFunction;
+
+/**
+ * The servers a client knows, one {@link Member} per address shared by every service it serves, so
+ * that a server has one connection and one health record however many services it publishes. A
+ * member lives while some cluster lists it; when the last one drops it, its channel retires. Thread
+ * safe.
+ */
+public final class Members {
+  private final BiFunction<String, Integer, ServerChannel> channels;
+  private final Ejection ejection;
+  private final Map<String, Member> byAddress = new HashMap<>();
+
+  /** {@code channels} opens the channel to a host and port. */
+  public Members(BiFunction<String, Integer, ServerChannel> channels, Ejection ejection) {
+    this.channels = channels;
+    this.ejection = ejection;
+  }
+
+  /** The member at {@code host:port}, created if no cluster lists it yet. */
+  synchronized Member acquire(String address, String host, int port) {
+    Member member =
+        byAddress.computeIfAbsent(
+            address, key -> new Member(key, channels.apply(host, port), ejection));
+    member.references++;
+    return member;
+  }
+
+  /** A cluster no longer lists {@code member}; the last one to let go retires its channel. */
+  synchronized void release(Member member) {
+    if (--member.references == 0 && byAddress.remove(member.address(), member)) {
+      member.channel().retire();
+    }
+  }
+}

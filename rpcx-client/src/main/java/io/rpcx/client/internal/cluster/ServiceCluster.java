@@ -1,0 +1,210 @@
+package io.rpcx.client.internal.cluster;
+
+import io.rpcx.client.LoadBalancing;
+import io.rpcx.client.internal.call.CallChannel;
+import io.rpcx.client.internal.call.PendingCall;
+import io.rpcx.core.InternalErrorException;
+import io.rpcx.core.RpcxException;
+import io.rpcx.core.UnavailableException;
+import io.rpcx.core.discovery.ServiceDiscovery;
+import io.rpcx.core.discovery.ServiceEndpoint;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The servers of one service and the balancer that picks one for each call: what a client method
+ * sends its calls to. Its list comes from a {@link ServiceDiscovery} (a static list, or a registry
+ * it watches) and changes while calls go on; each change builds a new immutable {@link Picker}, so
+ * the per-call path reads one volatile field and never locks.
+ *
+ * <p>Several entries for one address (a server restarted before its old registration expired) are
+ * one member. An address that reappears with an entry not seen before was restarted or
+ * re-registered: its failures are forgotten and the next call connects at once. Thread-safe.
+ */
+public final class ServiceCluster implements CallChannel, ServiceDiscovery.Listener {
+  private static final Logger logger = LoggerFactory.getLogger(ServiceCluster.class);
+
+  private final String service;
+  private final String source;
+  private final LoadBalancing strategy;
+  private final Members members;
+  private final AtomicInteger roundRobin = new AtomicInteger();
+  private volatile Picker picker;
+  private volatile String description;
+  /** Current members by address, and the entries seen for each; guarded by {@code this}. */
+  private final Map<String, Member> current = new LinkedHashMap<>();
+  private Map<String, Set<ServiceEndpoint>> entries = new HashMap<>();
+  private ServiceDiscovery.Subscription subscription;
+  private boolean closed;
+
+  public ServiceCluster(String service, String source, LoadBalancing strategy, Members members) {
+    this.service = service;
+    this.source = source;
+    this.strategy = strategy;
+    this.members = members;
+    this.description = describe(List.of());
+  }
+
+  /** Subscribes to {@code discovery}; returns after its first list arrived (if it is synchronous). */
+  public ServiceCluster subscribe(ServiceDiscovery discovery) {
+    ServiceDiscovery.Subscription created = discovery.subscribe(service, this);
+    boolean closeNow;
+    synchronized (this) {
+      closeNow = closed;
+      subscription = created;
+    }
+    if (closeNow) {
+      created.close();
+    }
+    return this;
+  }
+
+  @Override
+  public void send(PendingCall call) {
+    Picker current = picker;
+    if (current == null) {
+      call.fail(
+          new UnavailableException(
+              call.model().displayName() + " was not sent: " + source + " lists no server for"
+                  + " service '" + service + "'",
+              true,
+              null));
+      return;
+    }
+    Member member = current.pick(call, System.nanoTime());
+    member.start(call);
+    try {
+      member.channel().send(call);
+    } catch (RpcxException e) {
+      call.fail(e);
+    } catch (RuntimeException e) {
+      call.fail(
+          new InternalErrorException(
+              "cannot send " + call.model().displayName() + " to " + member.address() + ": " + e,
+              e));
+    }
+  }
+
+  @Override
+  public String address() {
+    return description;
+  }
+
+  @Override
+  public boolean hasUsableServer() {
+    Picker current = picker;
+    if (current == null) {
+      return false;
+    }
+    long now = System.nanoTime();
+    for (Member member : current.members) {
+      if (member.isEligible(now)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The one server's address, or how many servers from where. */
+  private String describe(Collection<Member> servers) {
+    if (servers.size() == 1) {
+      return servers.iterator().next().address();
+    }
+    return servers.size() + " servers of service '" + service + "' from " + source;
+  }
+
+  @Override
+  public void onEndpoints(List<ServiceEndpoint> endpoints) {
+    List<Member> released = new ArrayList<>();
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      Map<String, Set<ServiceEndpoint>> next = new LinkedHashMap<>();
+      Map<String, ServiceEndpoint> firstByAddress = new HashMap<>();
+      for (ServiceEndpoint endpoint : endpoints) {
+        next.computeIfAbsent(endpoint.address(), key -> new HashSet<>()).add(endpoint);
+        firstByAddress.putIfAbsent(endpoint.address(), endpoint);
+      }
+      boolean changed = false;
+      for (Map.Entry<String, Set<ServiceEndpoint>> entry : next.entrySet()) {
+        String address = entry.getKey();
+        Member member = current.get(address);
+        if (member == null) {
+          ServiceEndpoint endpoint = firstByAddress.get(address);
+          current.put(address, members.acquire(address, endpoint.host(), endpoint.port()));
+          changed = true;
+        } else if (!entries.getOrDefault(address, Set.of()).containsAll(entry.getValue())) {
+          logger.info("{} was announced again for service '{}'", address, service);
+          member.announcedAgain();
+        }
+      }
+      for (var iterator = current.entrySet().iterator(); iterator.hasNext(); ) {
+        Map.Entry<String, Member> entry = iterator.next();
+        if (!next.containsKey(entry.getKey())) {
+          released.add(entry.getValue());
+          iterator.remove();
+          changed = true;
+        }
+      }
+      entries = next;
+      if (changed) {
+        Member[] array = current.values().toArray(new Member[0]);
+        picker = array.length == 0 ? null : newPicker(array);
+        description = describe(current.values());
+        logger.info("Service '{}' now has servers {} (from {})", service, current.keySet(), source);
+      }
+    }
+    for (Member member : released) {
+      members.release(member);
+    }
+  }
+
+  private Picker newPicker(Member[] array) {
+    switch (strategy) {
+      case ROUND_ROBIN:
+        return new RoundRobinPicker(array, roundRobin);
+      case CONSISTENT_HASHING:
+        return new RingHashPicker(array);
+      case LEAST_IN_FLIGHT:
+      default:
+        return new LeastInFlightPicker(array);
+    }
+  }
+
+  /** The members now, to report their state. */
+  public synchronized List<Member> members() {
+    return new ArrayList<>(current.values());
+  }
+
+  /** Stops watching and lets go of every member. */
+  public void close() {
+    ServiceDiscovery.Subscription toClose;
+    List<Member> released;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      toClose = subscription;
+      released = new ArrayList<>(current.values());
+      current.clear();
+      picker = null;
+    }
+    if (toClose != null) {
+      toClose.close();
+    }
+    for (Member member : released) {
+      members.release(member);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package io.rpcx.client.internal.call;
+
+import io.rpcx.annotation.Idempotent;
+import io.rpcx.annotation.RPCXClient;
+import io.rpcx.annotation.RoutingKey;
+import io.rpcx.core.internal.codec.CodecRegistry;
+import io.rpcx.core.internal.model.ServiceModel;
+import io.rpcx.core.internal.model.ServiceModels;
+import java.util.Map;
+
+/** Calls for tests of the layers above: real {@link PendingCall}s of a small interface. */
+public final class TestCalls {
+
+  /** The interface the calls belong to. */
+  @RPCXClient(name = "carts")
+  public interface Carts {
+    String load(@RoutingKey String customer);
+
+    @Idempotent
+    String peek(String customer);
+
+    void clear();
+  }
+
+  private static final ServiceModel MODEL =
+      ServiceModels.forClient(Carts.class, CodecRegistry.standard());
+
+  private TestCalls() {}
+
+  /** A first attempt of {@code method} (load, peek or clear) with these arguments. */
+  public static PendingCall call(String method, Object... args) {
+    return attempt(method, 1, null, args);
+  }
+
+  /** Attempt {@code attempt} of a call whose previous attempt went to {@code previous}. */
+  public static PendingCall attempt(String method, int attempt, CallRoute previous, Object... args) {
+    ClientMethod clientMethod =
+        new ClientMethod(
+            MODEL.method(method),
+            new CallChannel() {
+              @Override
+              public void send(PendingCall call) {}
+
+              @Override
+              public String address() {
+                return "test";
+              }
+            },
+            1_000,
+            Runnable::run,
+            16,
+            Map.of(),
+            new RetryPolicy(3, new RetryBudget(0.2, 10)));
+    return new BlockingCall(clientMethod, args, System.nanoTime() + 1_000_000_000L, attempt, previous);
+  }
+}
