@@ -92,4 +92,26 @@ class PrefaceTest {
       httpServer.interrupt();
     }
   }
+
+  @Test
+  void aServerThatAcceptsButNeverAnswersFailsCallsAfterTheConnectTimeout() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        RpcxClient client =
+            RpcxClient.builder()
+                .target("127.0.0.1", silent.getLocalPort())
+                .connectTimeout(Duration.ofMillis(300))
+                .defaultTimeout(Duration.ofSeconds(20))
+                .build()) {
+      long start = System.nanoTime();
+      UnavailableException e =
+          assertThrows(UnavailableException.class, () -> client.create(EchoService.class).echo("x"));
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertTrue(millis >= 250 && millis < 5_000, "failed after " + millis + " ms");
+      assertTrue(e.isSafeToRetry());
+      assertEquals(
+          "echo.echo was not processed: 127.0.0.1:" + silent.getLocalPort() + " accepted the"
+              + " connection but completed no RPCX handshake within 300 ms",
+          e.getMessage());
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package io.rpcx.examples.client;
 
+import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.examples.api.EchoService;
 import io.rpcx.examples.api.Info;
@@ -10,16 +11,26 @@ import io.rpcx.examples.api.OrderInfo;
 import io.rpcx.examples.api.OrderNotFoundException;
 import io.rpcx.examples.api.OrderService;
 import io.rpcx.examples.api.Samples;
+import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * Calls every example method once and prints each call with its result: {@code java -jar
- * rpcx-example-client.jar [--host H] [--port N]}. Exits 0 if every call returned what it should, 1
- * otherwise.
+ * Calls every example method once and prints each call with its result:
+ *
+ * <pre>
+ * java -jar rpcx-example-client.jar [--host H] [--port N]
+ * java -jar rpcx-example-client.jar --zookeeper HOST:PORT[,...] [--expect-servers N]
+ * </pre>
+ *
+ * With {@code --zookeeper}, the client finds the servers there (waiting until it knows {@code
+ * --expect-servers}, default 1), spreads its calls over them, and shows how many calls each
+ * server took; the message CRUD calls are skipped, since each example server keeps its messages in
+ * its own memory. Exits 0 if every call returned what it should, 1 otherwise.
  */
 public final class ExampleClient {
   private int failures;
@@ -30,23 +41,84 @@ public final class ExampleClient {
   public static void main(String[] args) {
     String host = "127.0.0.1";
     int port = 9000;
+    String zooKeeper = null;
+    int expectedServers = 1;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--host") && i + 1 < args.length) {
         host = args[++i];
       } else if (args[i].equals("--port") && i + 1 < args.length) {
         port = Integer.parseInt(args[++i]);
+      } else if (args[i].equals("--zookeeper") && i + 1 < args.length) {
+        zooKeeper = args[++i];
+      } else if (args[i].equals("--expect-servers") && i + 1 < args.length) {
+        expectedServers = Integer.parseInt(args[++i]);
       } else {
-        System.err.println("usage: java -jar rpcx-example-client.jar [--host H] [--port N]");
+        System.err.println(
+            "usage: java -jar rpcx-example-client.jar [--host H] [--port N]\n"
+                + "       java -jar rpcx-example-client.jar --zookeeper HOST:PORT[,...]"
+                + " [--expect-servers N]");
         System.exit(2);
       }
     }
     int failures;
-    try (RpcxClient client =
-        RpcxClient.builder().target(host, port).scan("io.rpcx.examples.api").build()) {
-      failures = new ExampleClient().run(client);
+    if (zooKeeper == null) {
+      try (RpcxClient client =
+          RpcxClient.builder().target(host, port).scan("io.rpcx.examples.api").build()) {
+        failures = new ExampleClient().run(client);
+      }
+    } else {
+      try (ZooKeeperRegistry registry = ZooKeeperRegistry.builder().connectString(zooKeeper).build();
+          RpcxClient client =
+              RpcxClient.builder().discovery(registry).scan("io.rpcx.examples.api").build()) {
+        failures = new ExampleClient().runOnCluster(client, expectedServers);
+      }
     }
     System.out.println(failures == 0 ? "All calls succeeded." : failures + " call(s) failed.");
     System.exit(failures == 0 ? 0 : 1);
+  }
+
+  /**
+   * Makes the calls that do not depend on one server's memory, several times, over the servers
+   * found by discovery; checks that each server took calls. Returns the number of failures.
+   */
+  public int runOnCluster(RpcxClient client, int expectedServers) {
+    EchoService echo = client.create(EchoService.class);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    while (client.endpoints(EchoService.class).size() < expectedServers
+        && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+    }
+    System.out.println("Servers of 'echo' found in ZooKeeper: " + client.endpoints(EchoService.class));
+    OrderService orders = client.create(OrderService.class);
+    InfoService infos = client.create(InfoService.class);
+    for (int i = 1; i <= 3; i++) {
+      int round = i;
+      String text = "hello #" + round;
+      check("echo.echo(\"" + text + "\")", () -> echo.echo(text), text::equals);
+      OrderInfo order = Samples.order(round);
+      check("orders.loadOrder(" + order.getBillNumber() + ")", () -> orders.loadOrder(order),
+          order::equals);
+      check("infos.request(" + round + ", true)", () -> infos.request(round, true).getPhoto().length,
+          length -> length == 1024 * 1024);
+    }
+    for (int i = 0; i < 30; i++) {
+      int index = i;
+      check("echo.echo(\"call " + i + "\")", () -> echo.echo("call " + index),
+          ("call " + index)::equals);
+    }
+    System.out.println("Calls each server took (all services):");
+    for (EndpointStatus server : client.endpoints(EchoService.class)) {
+      System.out.printf("  %-22s %3d calls, %s%n", server.address(), server.callsStarted(),
+          server.state());
+    }
+    long serversUsed =
+        client.endpoints(EchoService.class).stream().filter(s -> s.callsStarted() > 0).count();
+    if (serversUsed < expectedServers) {
+      System.out.println("FAIL only " + serversUsed + " of " + expectedServers + " servers took calls");
+      failures++;
+    }
+    System.out.println("(messages.* skipped: each example server keeps its messages in its own memory)");
+    return failures;
   }
 
   /** Makes every call; returns the number that failed. */

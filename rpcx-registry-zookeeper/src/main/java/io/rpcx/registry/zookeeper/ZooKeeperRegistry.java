@@ -11,7 +11,13 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
@@ -52,6 +58,14 @@ public final class ZooKeeperRegistry implements ServiceDiscovery, ServiceRegistr
   private final boolean ownsClient;
   private final String basePath;
   private final Duration initialListTimeout;
+  private final Duration connectionTimeout;
+  private final ExecutorService withdrawals =
+      Executors.newCachedThreadPool(
+          task -> {
+            Thread thread = new Thread(task, "rpcx-zookeeper-withdraw");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final String description;
   private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
@@ -59,6 +73,7 @@ public final class ZooKeeperRegistry implements ServiceDiscovery, ServiceRegistr
   private ZooKeeperRegistry(Builder builder) {
     this.basePath = builder.basePath;
     this.initialListTimeout = builder.initialListTimeout;
+    this.connectionTimeout = builder.connectionTimeout;
     if (builder.client != null) {
       this.client = builder.client;
       this.ownsClient = false;
@@ -100,19 +115,49 @@ public final class ZooKeeperRegistry implements ServiceDiscovery, ServiceRegistr
         servicePath(service) + "/" + segment(endpoint.address()) + "_" + segment(instance);
     PersistentNode node =
         new PersistentNode(client, CreateMode.EPHEMERAL, false, path, EndpointRecord.encode(endpoint));
-    AutoCloseable closer = node::close;
+    AutoCloseable closer = () -> withdraw(node, path);
     open.add(closer);
     node.start();
     logger.debug("Registering {} for service '{}' at {}", endpoint, service, path);
     return () -> {
       if (open.remove(closer)) {
-        try {
-          node.close();
-        } catch (IOException | RuntimeException e) {
-          logger.warn("Removing {} from ZooKeeper failed (it goes with the session)", path, e);
-        }
+        withdraw(node, path);
       }
     };
+  }
+
+  /**
+   * Deletes a registration node. Waits for it only while connected, and then at most the connection
+   * timeout: Curator's delete blocks while ZooKeeper is unreachable, and a stopping server must
+   * not. An unfinished delete goes on in the background; the node goes with the session anyway.
+   */
+  private void withdraw(PersistentNode node, String path) {
+    CompletableFuture<Void> deleted =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                node.close();
+              } catch (IOException | RuntimeException e) {
+                logger.warn("Removing {} from ZooKeeper failed (it goes with the session)", path, e);
+              }
+            },
+            withdrawals);
+    if (!client.getZookeeperClient().isConnected()) {
+      logger.warn("Not connected to ZooKeeper: {} goes when the session ends", path);
+      return;
+    }
+    try {
+      deleted.get(connectionTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      logger.warn(
+          "ZooKeeper did not confirm the removal of {} within {} ms; it goes with the session",
+          path,
+          connectionTimeout.toMillis());
+    } catch (ExecutionException e) {
+      logger.warn("Removing {} from ZooKeeper failed", path, e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
@@ -169,6 +214,7 @@ public final class ZooKeeperRegistry implements ServiceDiscovery, ServiceRegistr
       }
     }
     open.clear();
+    withdrawals.shutdown();
     if (ownsClient) {
       client.close();
     }

@@ -14,9 +14,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,6 +60,7 @@ class FailoverTest {
     client =
         RpcxClient.builder()
             .targets(ClusterService.class, targets.toArray(new String[0]))
+            .targets(ClusterServiceAsync.class, targets.toArray(new String[0]))
             .defaultTimeout(Duration.ofSeconds(10))
             .build();
     service = client.create(ClusterService.class);
@@ -145,6 +148,28 @@ class FailoverTest {
     assertTrue(bAfter - bBefore < 60, "b answered " + (bAfter - bBefore) + " calls after crashing");
     EndpointStatus b = client.endpoints(ClusterService.class).get(1);
     assertTrue(b.state() != EndpointStatus.State.AVAILABLE, "b is out of rotation: " + b);
+  }
+
+  @Test
+  void asynchronousIdempotentCallsFailOverToo() throws Exception {
+    ClusterServiceAsync async = client.create(ClusterServiceAsync.class);
+    Semaphore window = new Semaphore(100);
+    List<CompletableFuture<String>> calls = new ArrayList<>();
+    for (int i = 0; i < 3_000; i++) {
+      window.acquire();
+      CompletableFuture<String> call = async.whoAmIAsync(10);
+      call.whenComplete((value, failure) -> window.release());
+      calls.add(call);
+      if (i == 1_000) {
+        crashServerB();
+      }
+    }
+    Map<String, Integer> answers = new java.util.HashMap<>();
+    for (CompletableFuture<String> call : calls) {
+      answers.merge(call.get(20, TimeUnit.SECONDS), 1, Integer::sum);
+    }
+    assertEquals(3_000, answers.values().stream().mapToInt(Integer::intValue).sum());
+    assertTrue(answers.get("b") < 1_200, "b stopped answering after the crash: " + answers);
   }
 
   @Test

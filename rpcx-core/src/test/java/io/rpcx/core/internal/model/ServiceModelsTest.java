@@ -1,13 +1,16 @@
 package io.rpcx.core.internal.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rpcx.annotation.Idempotent;
 import io.rpcx.annotation.Method;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
+import io.rpcx.annotation.RoutingKey;
 import io.rpcx.core.internal.codec.CodecRegistry;
 import java.io.IOException;
 import java.util.List;
@@ -116,6 +119,40 @@ class ServiceModelsTest {
   @RPCXClient(name = " ")
   interface BlankName {}
 
+  @RPCXClient(name = "bad")
+  interface TwoRoutingKeys {
+    String load(@RoutingKey String a, @RoutingKey String b);
+  }
+
+  @RPCXClient(name = "bad")
+  interface ObjectRoutingKey {
+    String load(@RoutingKey java.util.List<String> keys);
+  }
+
+  @RPCXClient(name = "carts")
+  @Idempotent
+  interface IdempotentCarts {
+    String load(String customer);
+  }
+
+  @RPCXClient(name = "carts")
+  interface Carts {
+    @Idempotent
+    String load(int shard, @RoutingKey String customer);
+
+    String add(String customer, String item);
+  }
+
+  @Test
+  void idempotenceAndRoutingKeysAreReadOnceIntoTheModel() {
+    ServiceModel carts = ServiceModels.forClient(Carts.class, codecs);
+    assertTrue(carts.method("load").isIdempotent());
+    assertEquals(1, carts.method("load").routingKeyIndex());
+    assertFalse(carts.method("add").isIdempotent());
+    assertEquals(-1, carts.method("add").routingKeyIndex());
+    assertTrue(ServiceModels.forClient(IdempotentCarts.class, codecs).method("load").isIdempotent());
+  }
+
   interface NotAnnotated {}
 
   @Test
@@ -133,6 +170,16 @@ class ServiceModelsTest {
         GenericMethod.class,
         "io.rpcx.core.internal.model.ServiceModelsTest$GenericMethod.load(String) is generic:"
             + " remote methods need concrete parameter and result types");
+    assertMessage(
+        TwoRoutingKeys.class,
+        "io.rpcx.core.internal.model.ServiceModelsTest$TwoRoutingKeys.load(String, String) has"
+            + " @RoutingKey on parameters 0 and 1 (expected: at most one)");
+    assertMessage(
+        ObjectRoutingKey.class,
+        "@RoutingKey on parameter 0 (keys) of"
+            + " io.rpcx.core.internal.model.ServiceModelsTest$ObjectRoutingKey.load(List): java.util.List"
+            + " has no hash that is the same in every JVM (expected: String, a primitive or its box,"
+            + " an enum, or UUID)");
     assertMessage(
         BlankName.class,
         "@RPCXClient on io.rpcx.core.internal.model.ServiceModelsTest$BlankName has an empty name");
