@@ -168,7 +168,12 @@ public final class RpcxClient implements AutoCloseable {
               config.loadBalancingByInterface.getOrDefault(type, config.loadBalancing);
           ServiceCluster cluster =
               new ServiceCluster(model.name(), source.describe(), strategy, members);
-          return cluster.subscribe(source);
+          cluster.subscribe(source);
+          if (closed) {
+            cluster.close(); // closed meanwhile: let go of the watch at once
+            throw new IllegalStateException("the client is closed");
+          }
+          return cluster;
         });
   }
 
@@ -240,10 +245,10 @@ public final class RpcxClient implements AutoCloseable {
       return;
     }
     closed = true;
+    transport.close(); // pending calls fail as "the client is closed", and are not retried
     for (ServiceCluster cluster : clusters.values()) {
       cluster.close();
     }
-    transport.close();
     if (ownedCallbacks != null) {
       ownedCallbacks.shutdown();
     }

@@ -243,12 +243,31 @@ public final class RpcxServer implements AutoCloseable {
       current = new ArrayList<>(registrations);
       registrations.clear();
     }
+    // In parallel, and at most 5 s in all: a slow registry must not eat the grace period.
+    List<Thread> withdrawals = new ArrayList<>();
     for (ServiceRegistrar.Registration registration : current) {
-      try {
-        registration.close();
-      } catch (RuntimeException e) {
-        logger.warn("Withdrawing a registration from {} failed", config.registrar.describe(), e);
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  registration.close();
+                } catch (RuntimeException e) {
+                  logger.warn(
+                      "Withdrawing a registration from {} failed", config.registrar.describe(), e);
+                }
+              },
+              "rpcx-server-withdraw");
+      thread.setDaemon(true);
+      thread.start();
+      withdrawals.add(thread);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    try {
+      for (Thread thread : withdrawals) {
+        thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -515,6 +534,11 @@ public final class RpcxServer implements AutoCloseable {
      * RpcxServer#INSTANCE_KEY} is added by the server.
      */
     public Builder registrationMetadata(String key, String value) {
+      if (INSTANCE_KEY.equals(key)) {
+        throw new IllegalArgumentException(
+            "registrationMetadata: '" + INSTANCE_KEY + "' is set by the server (a new id at each"
+                + " start)");
+      }
       Map<String, String> check = new LinkedHashMap<>(registrationMetadata);
       check.put(key, value);
       ServiceEndpoint.of("localhost", 1, check); // checks key and value

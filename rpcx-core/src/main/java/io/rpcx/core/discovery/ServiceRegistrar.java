@@ -10,7 +10,7 @@ package io.rpcx.core.discovery;
  *
  * <pre>{@code
  * RpcxServer server = RpcxServer.builder().service(new OrderServiceImpl())
- *     .registrar(registry).advertisedAddress("10.0.0.7").build().start();
+ *     .registrar(registry).advertise("10.0.0.7").build().start();
  * }</pre>
  */
 public interface ServiceRegistrar {

@@ -6,10 +6,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -27,6 +30,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ServiceWatch implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(ServiceWatch.class);
+  /** Most servers taken from the registry for one service; the rest are ignored, with a warning. */
+  static final int MAX_ENDPOINTS = 10_000;
 
   private final CuratorFramework client;
   private final String path;
@@ -122,24 +127,35 @@ final class ServiceWatch implements AutoCloseable {
 
   private List<ServiceEndpoint> read() {
     List<ServiceEndpoint> endpoints = new ArrayList<>();
+    Set<String> unreadable = new HashSet<>();
     String prefix = path + "/";
-    cache.stream()
-        .filter(node -> node.getPath().startsWith(prefix))
-        .filter(node -> node.getPath().indexOf('/', prefix.length()) < 0)
-        .sorted(Comparator.comparing(ChildData::getPath))
-        .forEach(
-            node -> {
-              try {
-                endpoints.add(EndpointRecord.decode(node.getData()));
-              } catch (IllegalArgumentException e) {
-                int version = node.getStat() == null ? -1 : node.getStat().getVersion();
-                Integer previous = reported.put(node.getPath(), version);
-                if (previous == null || previous != version) {
-                  logger.warn(
-                      "Skipping registration node {}: {}", node.getPath(), e.getMessage());
-                }
-              }
-            });
+    List<ChildData> nodes =
+        cache.stream()
+            .filter(node -> node.getPath().startsWith(prefix))
+            .filter(node -> node.getPath().indexOf('/', prefix.length()) < 0)
+            .sorted(Comparator.comparing(ChildData::getPath))
+            .collect(Collectors.toList());
+    for (ChildData node : nodes) {
+      if (endpoints.size() == MAX_ENDPOINTS) {
+        logger.warn(
+            "Service '{}' has {} registration nodes; using the first {}",
+            service,
+            nodes.size(),
+            MAX_ENDPOINTS);
+        break;
+      }
+      try {
+        endpoints.add(EndpointRecord.decode(node.getData()));
+      } catch (IllegalArgumentException e) {
+        unreadable.add(node.getPath());
+        int version = node.getStat() == null ? -1 : node.getStat().getVersion();
+        Integer previous = reported.put(node.getPath(), version);
+        if (previous == null || previous != version) {
+          logger.warn("Skipping registration node {}: {}", node.getPath(), e.getMessage());
+        }
+      }
+    }
+    reported.keySet().retainAll(unreadable); // forget nodes that are gone or were fixed
     return List.copyOf(endpoints);
   }
 

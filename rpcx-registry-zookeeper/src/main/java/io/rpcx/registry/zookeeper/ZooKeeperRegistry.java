@@ -46,6 +46,10 @@ import org.slf4j.LoggerFactory;
  * into node names. Clients parse every node as untrusted input: a node they cannot read is skipped
  * with a warning naming its path and the problem.
  *
+ * <p>Whoever can write under the base path can direct clients to a host of their choosing: protect
+ * it with ZooKeeper ACLs (on a Curator client passed to {@link Builder#client}) and use TLS between
+ * clients and servers.
+ *
  * <p>While the connection to ZooKeeper is lost, clients keep the servers they know and calls go
  * on; they take up changes again when it is back. A registration survives reconnections and is
  * created again if its session expired. Thread-safe; {@link #close()} withdraws the registrations

@@ -45,6 +45,11 @@ final class AsyncCall extends PendingCall {
         () -> {
           try {
             future.complete(method.decode(envelope, payload, peerSchemas(), address()));
+          } catch (RpcxException failure) {
+            // A server going away refuses calls as unavailable and not run: retried elsewhere.
+            if (!method.retry(this, failure)) {
+              future.completeExceptionally(failure);
+            }
           } catch (Throwable t) {
             future.completeExceptionally(t);
           }

@@ -9,6 +9,6 @@ public interface CallRoute {
   /** {@code host:port} of the server, for messages. */
   String address();
 
-  /** The call ended; called exactly once per call routed here. */
-  void ended(CallOutcome outcome);
+  /** {@code call} ended; called exactly once per call routed here. */
+  void ended(PendingCall call, CallOutcome outcome);
 }

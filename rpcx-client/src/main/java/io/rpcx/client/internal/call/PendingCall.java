@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One call from the moment it is made until its outcome is delivered: its arguments and deadline,
@@ -122,6 +123,12 @@ public abstract class PendingCall {
     return deadlineNanos - System.nanoTime();
   }
 
+  /** The time left, as sent to the server: a retry tells it only what is left of the timeout. */
+  private int remainingMillis() {
+    long millis = TimeUnit.NANOSECONDS.toMillis(remainingNanos());
+    return (int) Math.max(1, Math.min(method.timeoutMillis(), millis));
+  }
+
   /** Whether the call has its outcome (or its caller gave up). */
   public final boolean isFinished() {
     return finished;
@@ -137,7 +144,7 @@ public abstract class PendingCall {
         model.parameterTypeFields(),
         model.parameterCodecs(),
         args,
-        method.timeoutMillis(),
+        remainingMillis(),
         metadata,
         model.argumentSizeHints());
   }
@@ -187,7 +194,7 @@ public abstract class PendingCall {
   final void ended(CallOutcome outcome) {
     CallRoute current = route;
     if (current != null) {
-      current.ended(outcome);
+      current.ended(this, outcome);
     }
   }
 

@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Limits retries to a share of recent calls, as Finagle's retry budget does: over the last {@value
  * #WINDOW_SECONDS} seconds, retries may be at most {@code ratio} times the calls made, plus {@code
- * minPerSecond} per second so that a client making few calls can still retry. When the servers are
+ * minPerSecond} per second so that a client making few calls can still retry. The check and the
+ * count are not one atomic step, so concurrent retries may overshoot the budget by a few. When the servers are
  * failing, retries stop at that share instead of multiplying the load. Thread-safe; a call costs one
  * uncontended counter increment.
  */

@@ -7,6 +7,7 @@ import io.rpcx.client.internal.call.ServerChannel;
 import io.rpcx.client.internal.transport.Backoff;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,8 +18,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Health: after {@link Ejection#consecutiveFailures} calls in a row that could not reach it or
  * timed out, the server is <em>ejected</em> for a jittered backoff; when that ends it is
- * <em>probing</em>: it takes one call at a time until one is answered, which brings it back, or
- * fails, which ejects it again for longer. A server whose channel waits to reconnect is skipped
+ * <em>probing</em>: one call at a time is its probe, until a probe is answered, which brings it
+ * back, or fails, which ejects it again for longer. Replies to calls sent before it was ejected do
+ * not bring it back. A server whose channel waits to reconnect is skipped
  * too. Thread-safe; the per-call path touches two atomic counters.
  */
 public final class Member implements CallRoute {
@@ -39,9 +41,11 @@ public final class Member implements CallRoute {
   private final AtomicInteger inFlight = new AtomicInteger();
   private final LongAdder started = new LongAdder();
   private final AtomicInteger consecutiveFailures = new AtomicInteger();
-  /** Whether the member was ejected and has not answered since; read on every pick. */
+  /** Whether the member was ejected and has not answered a probe since; read on every pick. */
   private volatile boolean ejected;
   private volatile long ejectedUntilNanos;
+  /** The call probing an ejected member, or {@code null}. */
+  private final AtomicReference<PendingCall> probe = new AtomicReference<>();
   /** Clusters that list this member; guarded by {@link Members}. */
   int references;
 
@@ -65,7 +69,7 @@ public final class Member implements CallRoute {
   boolean isEligible(long nowNanos) {
     if (ejected) {
       // Probing: one call at a time once the ejection time is over.
-      return nowNanos - ejectedUntilNanos >= 0 && inFlight.get() == 0 && channel.acceptsCalls();
+      return nowNanos - ejectedUntilNanos >= 0 && probe.get() == null && channel.acceptsCalls();
     }
     return channel.acceptsCalls();
   }
@@ -74,28 +78,36 @@ public final class Member implements CallRoute {
     return inFlight.get();
   }
 
-  /** Takes {@code call}: it is now in flight here. */
+  /**
+   * Takes {@code call}: it is now in flight here. The first call to an ejected member whose
+   * ejection time is over becomes its probe.
+   */
   void start(PendingCall call) {
     inFlight.incrementAndGet();
     started.increment();
+    if (ejected && System.nanoTime() - ejectedUntilNanos >= 0) {
+      probe.compareAndSet(null, call);
+    }
     call.route(this);
   }
 
   @Override
-  public void ended(CallOutcome outcome) {
+  public void ended(PendingCall call, CallOutcome outcome) {
     inFlight.decrementAndGet();
+    boolean wasProbe = probe.get() == call && probe.compareAndSet(call, null);
     switch (outcome) {
       case REPLIED:
         if (consecutiveFailures.get() != 0) {
           consecutiveFailures.set(0);
         }
-        if (ejected) {
+        // Only the probe brings an ejected member back, not a late reply to an older call.
+        if (wasProbe) {
           recovered();
         }
         break;
       case UNAVAILABLE:
       case TIMED_OUT:
-        if (consecutiveFailures.incrementAndGet() >= ejection.consecutiveFailures) {
+        if (consecutiveFailures.incrementAndGet() >= ejection.consecutiveFailures || wasProbe) {
           eject();
         }
         break;
@@ -134,6 +146,7 @@ public final class Member implements CallRoute {
   synchronized void announcedAgain() {
     consecutiveFailures.set(0);
     ejected = false;
+    probe.set(null);
     backoff.reset();
     channel.reconnectNow();
   }

@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * it watches) and changes while calls go on; each change builds a new immutable {@link Picker}, so
  * the per-call path reads one volatile field and never locks.
  *
+ * <p>An empty list does not replace a non-empty one: the servers known are kept (calls to any that
+ * really stopped fail as unavailable) until the discovery lists servers again.
+ *
  * <p>Several entries for one address (a server restarted before its old registration expired) are
  * one member. An address that reappears with an entry not seen before was restarted or
  * re-registered: its failures are forgotten and the next call connects at once. Thread-safe.
@@ -127,6 +130,16 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
     List<Member> released = new ArrayList<>();
     synchronized (this) {
       if (closed) {
+        return;
+      }
+      if (endpoints.isEmpty() && !current.isEmpty()) {
+        // A registry that lost its data (ZooKeeper sessions expired during an outage, say) would
+        // take every healthy server away at once. Servers that really stopped fail by themselves.
+        logger.warn(
+            "{} lists no server for service '{}' any more; keeping {} until it lists some",
+            source,
+            service,
+            current.keySet());
         return;
       }
       Map<String, Set<ServiceEndpoint>> next = new LinkedHashMap<>();

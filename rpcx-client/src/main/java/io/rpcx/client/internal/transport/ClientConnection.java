@@ -251,7 +251,8 @@ final class ClientConnection implements CallOwner {
     if (state == CONNECTING) {
       state = ACTIVE;
     }
-    writes.start();
+    // Calls wait for the server's preface: written before it, a call could not be known unrun if
+    // the connection then broke, and could be retried elsewhere while this server still runs it.
     closeIfDrained();
     channel.eventLoop().schedule(
         () -> {
@@ -285,6 +286,7 @@ final class ClientConnection implements CallOwner {
   void onHandshakeDone() {
     handshakeDone = true;
     endpoint.connected();
+    writes.start();
   }
 
   /** Any frame arrived: the server is alive. */
@@ -453,11 +455,13 @@ final class ClientConnection implements CallOwner {
    * Takes no new calls and closes once the calls in flight have ended; calls still queued fail as
    * not sent.
    */
-  void drain(String reason) {
+  void drain(String reason, Runnable onClosed) {
     Channel current = channel;
     if (current == null) {
+      onClosed.run();
       return;
     }
+    current.closeFuture().addListener(future -> onClosed.run());
     current.eventLoop().execute(
         () -> {
           if (state >= DRAINING) {

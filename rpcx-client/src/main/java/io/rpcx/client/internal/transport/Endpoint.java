@@ -31,6 +31,8 @@ final class Endpoint implements ServerChannel {
   private final ClientTransport transport;
   private final Backoff backoff;
   private volatile ClientConnection current;
+  /** The connection of a retired endpoint while its calls end. */
+  private volatile ClientConnection retiring;
   private volatile boolean closed;
   private String closedReason;
   private volatile long retryAtNanos;
@@ -75,9 +77,12 @@ final class Endpoint implements ServerChannel {
       current = null;
     }
     if (connection != null) {
-      connection.drain(closedReason);
+      retiring = connection;
+      // Counted and closable by the client until its calls have ended.
+      connection.drain(closedReason, () -> transport.forget(this));
+    } else {
+      transport.forget(this);
     }
-    transport.forget(this);
   }
 
   @Override
@@ -97,7 +102,9 @@ final class Endpoint implements ServerChannel {
   /** Calls in flight on the current connection. */
   int pendingCount() {
     ClientConnection connection = current;
-    return connection == null ? 0 : connection.pendingCount();
+    ClientConnection old = retiring;
+    return (connection == null ? 0 : connection.pendingCount())
+        + (old == null ? 0 : old.pendingCount());
   }
 
   private synchronized ClientConnection connection(PendingCall call) {
@@ -183,6 +190,10 @@ final class Endpoint implements ServerChannel {
     current = null;
     if (connection != null) {
       connection.close("the client is closed");
+    }
+    ClientConnection old = retiring;
+    if (old != null) {
+      old.close("the client is closed");
     }
   }
 }

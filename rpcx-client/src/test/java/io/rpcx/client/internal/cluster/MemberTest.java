@@ -5,70 +5,76 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rpcx.client.internal.call.CallOutcome;
+import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.TestCalls;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A server's health: ejected after failures in a row, for a jittered backoff that grows while it
- * keeps failing; then probed with one call at a time; back after an answer.
+ * keeps failing; then probed with one call at a time; back once a probe is answered.
  */
+@Timeout(10)
 class MemberTest {
   private final TestChannel channel = new TestChannel("10.0.0.1:9000");
-  private final Member member = new Member(channel.address, channel, new Ejection(3, 1_000, 8_000));
+  private final Member member = new Member(channel.address, channel, new Ejection(3, 40, 1_000));
+
+  private PendingCall started(Member target) {
+    PendingCall call = TestCalls.call("peek", "x");
+    target.start(call);
+    return call;
+  }
 
   private void fail(int times, CallOutcome outcome) {
     for (int i = 0; i < times; i++) {
-      member.start(TestCalls.call("peek", "x"));
-      member.ended(outcome);
+      member.ended(started(member), outcome);
     }
   }
 
-  private static long seconds(double value) {
-    return (long) (value * TimeUnit.SECONDS.toNanos(1));
+  /** Waits out the ejection; returns how long it lasted from {@code since}. */
+  private static long awaitProbing(Member target, long since) {
+    while (target.state(System.nanoTime()) == Member.State.EJECTED) {
+      Thread.onSpinWait();
+    }
+    return System.nanoTime() - since;
   }
 
   @Test
   void isEjectedAfterFailuresInARowAndProbedWithOneCallWhenTheBackoffIsOver() {
-    long start = System.nanoTime();
     fail(2, CallOutcome.UNAVAILABLE);
-    assertEquals(Member.State.AVAILABLE, member.state(start));
+    assertEquals(Member.State.AVAILABLE, member.state(System.nanoTime()));
     fail(1, CallOutcome.TIMED_OUT);
+    long ejectedAt = System.nanoTime();
     assertEquals(Member.State.EJECTED, member.state(System.nanoTime()));
     assertFalse(member.isEligible(System.nanoTime()));
 
-    long afterBackoff = System.nanoTime() + seconds(1.21); // 1 s ±20%
-    assertEquals(Member.State.PROBING, member.state(afterBackoff));
-    assertTrue(member.isEligible(afterBackoff));
-    member.start(TestCalls.call("peek", "probe"));
-    assertFalse(member.isEligible(afterBackoff), "one probe at a time");
+    long ejection = awaitProbing(member, ejectedAt);
+    assertTrue(ejection >= TimeUnit.MILLISECONDS.toNanos(32), "40 ms -20%: " + ejection);
+    assertTrue(member.isEligible(System.nanoTime()));
+    PendingCall probe = started(member);
+    assertFalse(member.isEligible(System.nanoTime()), "one probe at a time");
 
-    member.ended(CallOutcome.REPLIED);
+    member.ended(probe, CallOutcome.REPLIED);
     assertEquals(Member.State.AVAILABLE, member.state(System.nanoTime()));
     assertEquals(0, member.consecutiveFailures());
   }
 
   @Test
-  void aFailedProbeEjectsItAgainForLonger() {
-    TestChannel quick = new TestChannel("10.0.0.2:9000");
-    Member flaky = new Member(quick.address, quick, new Ejection(1, 40, 1_000));
-    flaky.start(TestCalls.call("peek", "x"));
-    flaky.ended(CallOutcome.UNAVAILABLE);
-    long firstEjection = System.nanoTime();
-    while (flaky.state(System.nanoTime()) == Member.State.EJECTED) {
-      Thread.onSpinWait();
-    }
-    long firstBackoff = System.nanoTime() - firstEjection;
-    assertTrue(firstBackoff >= TimeUnit.MILLISECONDS.toNanos(32), "40 ms -20%: " + firstBackoff);
+  void aLateReplyToACallSentBeforeTheEjectionDoesNotBringItBack() {
+    PendingCall old = started(member);
+    fail(3, CallOutcome.UNAVAILABLE);
+    member.ended(old, CallOutcome.REPLIED);
+    assertEquals(Member.State.EJECTED, member.state(System.nanoTime()));
+  }
 
-    flaky.start(TestCalls.call("peek", "probe"));
-    flaky.ended(CallOutcome.UNAVAILABLE);
-    long secondEjection = System.nanoTime();
-    while (flaky.state(System.nanoTime()) == Member.State.EJECTED) {
-      Thread.onSpinWait();
-    }
-    long secondBackoff = System.nanoTime() - secondEjection;
-    assertTrue(secondBackoff >= TimeUnit.MILLISECONDS.toNanos(51), "64 ms -20%: " + secondBackoff);
+  @Test
+  void aFailedProbeEjectsItAgainForLonger() {
+    fail(3, CallOutcome.UNAVAILABLE);
+    awaitProbing(member, System.nanoTime());
+    member.ended(started(member), CallOutcome.UNAVAILABLE);
+    long second = awaitProbing(member, System.nanoTime());
+    assertTrue(second >= TimeUnit.MILLISECONDS.toNanos(51), "64 ms -20%: " + second);
   }
 
   @Test

@@ -140,7 +140,7 @@ class PickersTest {
     for (int i = 0; i < EJECTION.consecutiveFailures; i++) {
       PendingCall call = TestCalls.call("load", "alice");
       home.start(call);
-      home.ended(CallOutcome.UNAVAILABLE);
+      home.ended(call, CallOutcome.UNAVAILABLE);
     }
     Member elsewhere = ring.pick(TestCalls.call("load", "alice"), System.nanoTime());
     assertNotSame(home, elsewhere);

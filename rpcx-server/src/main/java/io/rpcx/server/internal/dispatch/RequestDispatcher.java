@@ -107,12 +107,14 @@ public final class RequestDispatcher {
       executor.execute(call);
     } catch (RejectedExecutionException e) {
       logger.warn(
-          "Rejected {} from {}: the server's executor is saturated",
+          "Rejected {} from {}: {}",
           method.model().displayName(),
-          connection.remoteAddress());
+          connection.remoteAddress(),
+          e.getMessage());
       call.reject(
           StatusCode.RESOURCE_EXHAUSTED,
-          "the server is overloaded; " + method.model().displayName() + " was not processed");
+          "the server is overloaded (" + e.getMessage() + "); " + method.model().displayName()
+              + " was not processed");
     }
   }
 }

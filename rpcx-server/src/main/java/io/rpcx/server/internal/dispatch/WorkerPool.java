@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * through all 200 cold threads (p50 88 µs for one caller); the fork-join pool wakes the most
  * recently idle thread and lets a running thread take the next call without a wake-up (p50 80 µs,
  * and the same throughput at 32 callers). Implementation code may block: the pool never adds
- * threads beyond {@code maxThreads} to make up for blocked ones.
+ * threads beyond {@code maxThreads} to make up for blocked ones. Its threads are fork-join
+ * threads, so a parallel stream started by implementation code runs on this pool (bounded by
+ * {@code maxThreads}) rather than on the common pool.
  */
 public final class WorkerPool extends AbstractExecutorService {
   private static final Logger logger = LoggerFactory.getLogger(WorkerPool.class);
@@ -40,6 +42,10 @@ public final class WorkerPool extends AbstractExecutorService {
     this.maxThreads = maxThreads;
     this.maxQueuedCalls = maxQueuedCalls;
     AtomicInteger count = new AtomicInteger();
+    // Fork-join threads would otherwise run with the system class loader as their context class
+    // loader; implementation code gets the one of the thread that built the server, as it would
+    // from a plain thread pool.
+    ClassLoader contextLoader = Thread.currentThread().getContextClassLoader();
     this.pool =
         new ForkJoinPool(
             maxThreads,
@@ -48,6 +54,7 @@ public final class WorkerPool extends AbstractExecutorService {
                   ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(owner);
               thread.setName(threadPrefix + count.incrementAndGet());
               thread.setDaemon(true);
+              thread.setContextClassLoader(contextLoader);
               return thread;
             },
             null,
