@@ -30,7 +30,8 @@ public final class Systems {
     register(new DubboSystem());
     register(new FeignSystem());
     register(new NettySystem());
-    register(new RpcxSystem());
+    register(RpcxSystem.withWorkerPool());
+    register(RpcxSystem.onEventLoop());
   }
 
   private Systems() {}

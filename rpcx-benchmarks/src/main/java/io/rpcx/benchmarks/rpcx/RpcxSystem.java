@@ -16,13 +16,32 @@ import java.util.List;
  * BenchServiceImpl}, and an {@link RpcxClient} proxy of {@link BenchService} shared by all threads,
  * with RPCX's defaults for everything else (Netty transport, protobuf envelope, its own POJO
  * codec).
-
+ *
+ * <p>Two variants: {@code rpcx} with the default worker pool, and {@code rpcx-direct}, whose server
+ * runs implementation code on the event loop ({@link RpcxServer.Builder#directExecutor()}), as the
+ * raw Netty echo does and as a user may choose for code that never blocks. The difference between
+ * the two is the cost of handing each call to a worker thread and its reply back.
  */
 public final class RpcxSystem implements BenchmarkSystem {
+  private final boolean direct;
+
+  private RpcxSystem(boolean direct) {
+    this.direct = direct;
+  }
+
+  /** RPCX with its defaults: implementation code on the server's worker pool. */
+  public static RpcxSystem withWorkerPool() {
+    return new RpcxSystem(false);
+  }
+
+  /** RPCX with implementation code on the server's event loop. */
+  public static RpcxSystem onEventLoop() {
+    return new RpcxSystem(true);
+  }
 
   @Override
   public String name() {
-    return "rpcx";
+    return direct ? "rpcx-direct" : "rpcx";
   }
 
   @Override
@@ -31,7 +50,8 @@ public final class RpcxSystem implements BenchmarkSystem {
         + Versions.get("rpcx")
         + ", protobuf over Netty "
         + Versions.get("netty")
-        + ", dynamic proxy client, default settings";
+        + ", dynamic proxy client, "
+        + (direct ? "implementation on the event loop (directExecutor)" : "default settings");
   }
 
   @Override
@@ -41,13 +61,12 @@ public final class RpcxSystem implements BenchmarkSystem {
 
   @Override
   public BenchmarkServer startServer() throws Exception {
-    RpcxServer server =
-        RpcxServer.builder()
-            .bindAddress("127.0.0.1")
-            .port(0)
-            .service(new BenchServiceImpl())
-            .build()
-            .start();
+    RpcxServer.Builder builder =
+        RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(new BenchServiceImpl());
+    if (direct) {
+      builder.directExecutor();
+    }
+    RpcxServer server = builder.build().start();
     return new BenchmarkServer() {
       @Override
       public int port() {

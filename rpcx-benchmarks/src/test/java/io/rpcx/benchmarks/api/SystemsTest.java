@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SystemsTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"rpcx", "grpc", "dubbo", "feign"})
+  @ValueSource(strings = {"rpcx", "rpcx-direct", "grpc", "dubbo", "feign"})
   void objectSystemsEchoEveryPayloadAndKeepCrudSemantics(String name) throws Exception {
     try (Deployment d = Systems.start(name)) {
       BenchmarkClient client = d.client();
@@ -91,6 +91,7 @@ class SystemsTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Systems.get("thrift"));
     assertEquals(
-        "unknown system 'thrift'; registered: grpc, dubbo, feign, netty, rpcx", e.getMessage());
+        "unknown system 'thrift'; registered: grpc, dubbo, feign, netty, rpcx, rpcx-direct",
+        e.getMessage());
   }
 }

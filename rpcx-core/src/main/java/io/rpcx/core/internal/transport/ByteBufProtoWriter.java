@@ -84,7 +84,13 @@ public final class ByteBufProtoWriter extends ProtoWriter {
     if (length <= SHORT_STRING) {
       int mark = buffer.writerIndex();
       buffer.writeByte(0);
-      int written = ByteBufUtil.reserveAndWriteUtf8(buffer, value, length * 3);
+      // Reserving the worst case (3 bytes a char) would grow a buffer sized exactly from the last
+      // call, moving the whole frame; when it does not fit, reserve exactly what is needed.
+      int reserve = length * 3;
+      if (buffer.writableBytes() < reserve) {
+        reserve = ByteBufUtil.utf8Bytes(value);
+      }
+      int written = ByteBufUtil.reserveAndWriteUtf8(buffer, value, reserve);
       buffer.setByte(mark, written);
       return;
     }

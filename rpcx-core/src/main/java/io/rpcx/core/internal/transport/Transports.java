@@ -31,6 +31,15 @@ public enum Transports {
    * default adaptive allocator pools buffers only up to 1 MiB, and its pooled allocator's 4 MiB
    * chunks are freed as soon as a large buffer filled one past a quarter and was released, so
    * frames carrying values of a MiB would each take fresh, zeroed memory.
+   *
+   * <p>Every thread gets a thread-local cache, not only event-loop threads (Netty's default):
+   * frames are encoded on the calling thread (client) and on the worker thread (server), so
+   * without a cache each frame takes and returns its buffer under an arena lock. With 32 callers on
+   * 2 cores that lock was 94% of all lock waiting (async-profiler {@code lock}), and convoys on it
+   * cut echo throughput from ~95k to ~62k calls/s for seconds at a time (docs/BENCHMARKS.md). A
+   * buffer freed on the event loop goes back to the cache of the thread that took it; a cache holds
+   * at most Netty's default number of small and normal buffers per size class and is trimmed when
+   * unused.
    */
   public static final ByteBufAllocator ALLOCATOR =
       new PooledByteBufAllocator(
@@ -41,7 +50,7 @@ public enum Transports {
           11,
           PooledByteBufAllocator.defaultSmallCacheSize(),
           PooledByteBufAllocator.defaultNormalCacheSize(),
-          PooledByteBufAllocator.defaultUseCacheForAllThreads());
+          true);
 
   /** The transport to use: epoll when allowed and available, else NIO. */
   public static Transports choose(boolean allowNative) {

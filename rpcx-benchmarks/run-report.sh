@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs every measurement in docs/BENCHMARKS.md and writes the raw results to docs/benchmarks/
+# (JMH JSON and logs, stress-tool CSV, HTML and PNG charts) and the tables to
+# docs/benchmarks/summary.md. About 3 hours on 2 cores (targets ~25 min, matrix ~80, codec ~6,
+# stress-quick ~8, stress-990 ~40); run it on an otherwise idle machine.
+#   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
+#   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:-docs/benchmarks}"
+jar=rpcx-benchmarks/target/benchmarks.jar
+phases="${PHASES:-targets matrix codec stress-quick stress-990}"
+if [[ "${1:-}" != "--no-build" ]]; then
+  mvn -B -q -ntp -DskipTests package -pl rpcx-benchmarks -am
+fi
+mkdir -p "$out"
+{
+  echo "cores: $(nproc)"
+  echo "memory: $(free -g | awk '/^Mem:/ {print $2}') GiB"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  echo "kernel: $(uname -r)"
+  java -version 2>&1 | head -n 2
+  echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+} > "$out/machine.txt"
+
+jmh() { # jmh <name> <jmh arguments...>
+  local name="$1"
+  shift
+  java -jar "$jar" "$@" -rf json -rff "$out/jmh-$name.json" 2>&1 | tee "$out/jmh-$name.log" \
+    | grep -E '^(# Benchmark:|# Parameters|Iteration|[A-Z][A-Za-z]*Benchmark\.)' || true
+}
+
+for phase in $phases; do
+  echo "=== $phase ($(date -u +%H:%M:%S))"
+  case "$phase" in
+    targets)
+      # The cells the speed targets are about, 3 forks each; rpcx-direct (implementation code on the
+      # event loop) shows what the worker-pool hand-off costs.
+      jmh targets-echo16-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
+        -p system=rpcx,rpcx-direct,netty,grpc,dubbo,feign -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh targets-latency-1t 'LatencyBenchmark.threads001' -p workload=echo16 \
+        -p system=rpcx,rpcx-direct,netty,grpc -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh targets-orders-32t 'ThroughputBenchmark.threads032' -p workload=order,orders \
+        -p system=rpcx,grpc -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh targets-bytes1m-1t 'ThroughputBenchmark.threads001' -p workload=bytes1m \
+        -p system=rpcx,netty -f 3 -wi 3 -w 3s -i 5 -r 3s
+      ;;
+    matrix)
+      # Every system x workload x thread count, throughput and latency, 1 fork each.
+      jmh matrix-payloads '(Throughput|Latency)Benchmark' \
+        -p workload=echo16,string1k,string100k,string1m,bytes1m \
+        -p system=rpcx,netty,grpc,dubbo,feign -f 1 -wi 2 -w 3s -i 3 -r 4s
+      jmh matrix-objects '(Throughput|Latency)Benchmark' -p workload=order,orders,crud \
+        -p system=rpcx,grpc,dubbo,feign -f 1 -wi 2 -w 3s -i 3 -r 4s
+      ;;
+    codec)
+      jmh codec 'CodecBenchmark'
+      java -cp "$jar" io.rpcx.benchmarks.codec.CodecSizes > "$out/codec-sizes.md"
+      ;;
+    stress-quick)
+      java -cp "$jar" io.rpcx.benchmarks.stress.StressTool --quick \
+        --systems rpcx,grpc,feign,dubbo,netty --out "$out/stress-quick" 2>&1 \
+        | tee "$out/stress-quick.log" | grep -vE '^\s*(at |[0-9:.]+ (INFO|WARN))' || true
+      ;;
+    stress-990)
+      # The paper's grid for RPCX, extended to 990 threads: every cell must complete with 0 errors.
+      java -cp "$jar" io.rpcx.benchmarks.stress.StressTool --systems rpcx \
+        --threads 10,110,210,310,410,510,610,710,810,910,990 --requests 10:900:200 --runs 10 \
+        --out "$out/stress-990" 2>&1 | tee "$out/stress-990.log" \
+        | grep -vE '^\s*(at |[0-9:.]+ (INFO|WARN))' || true
+      ;;
+    *)
+      echo "unknown phase $phase" >&2
+      exit 2
+      ;;
+  esac
+done
+
+# Tables: the matrix first, the focused 3-fork runs last so that they win.
+shopt -s nullglob
+files=("$out"/jmh-matrix-*.json "$out"/jmh-codec.json "$out"/jmh-targets-*.json)
+if ((${#files[@]})); then
+  java -cp "$jar" io.rpcx.benchmarks.report.JmhSummary "${files[@]}" > "$out/summary.md"
+  echo "tables: $out/summary.md"
+fi

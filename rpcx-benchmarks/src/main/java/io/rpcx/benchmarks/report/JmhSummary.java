@@ -1,0 +1,290 @@
+package io.rpcx.benchmarks.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Turns JMH JSON results ({@code -rf json}) of this module into the Markdown tables of
+ * docs/BENCHMARKS.md, and checks the speed targets of the benchmark issue against them:
+ *
+ * <pre>
+ * java -cp rpcx-benchmarks/target/benchmarks.jar io.rpcx.benchmarks.report.JmhSummary results/*.json
+ * </pre>
+ *
+ * When a cell appears in several files, the last file wins (so a focused run with more forks,
+ * given last, overrides the matrix).
+ */
+public final class JmhSummary {
+  /** Table columns, in this order; a system with no result in the files has no column. */
+  private static final List<String> SYSTEMS =
+      List.of("rpcx", "rpcx-direct", "netty", "grpc", "dubbo", "feign");
+  private static final List<String> FRAMEWORKS = List.of("grpc", "dubbo", "feign");
+  private static final List<String> WORKLOADS =
+      List.of("echo16", "order", "orders", "string1k", "string100k", "string1m", "bytes1m", "crud");
+
+  /** One result: score (ops/s, µs or ns), its error, p50 and p99 for sampled latency. */
+  private static final class Cell {
+    double score;
+    double error;
+    double p50;
+    double p99;
+    int forks;
+  }
+
+  /** By "Class.method|system|workload" or "Class.method|codec|shape". */
+  private final Map<String, Cell> cells = new LinkedHashMap<>();
+
+  public static void main(String[] args) throws IOException {
+    if (args.length == 0) {
+      System.err.println("usage: JmhSummary results.json...");
+      System.exit(2);
+    }
+    JmhSummary summary = new JmhSummary();
+    for (String file : args) {
+      summary.read(new File(file));
+    }
+    summary.print();
+  }
+
+  private void read(File file) throws IOException {
+    for (JsonNode result : new ObjectMapper().readTree(file)) {
+      String benchmark = result.get("benchmark").asText();
+      String[] parts = benchmark.split("\\.");
+      String name = parts[parts.length - 2] + "." + parts[parts.length - 1];
+      JsonNode params = result.path("params");
+      String first = params.has("system") ? params.get("system").asText() : params.path("codec").asText();
+      String second =
+          params.has("workload") ? params.get("workload").asText() : params.path("shape").asText();
+      JsonNode metric = result.get("primaryMetric");
+      Cell cell = new Cell();
+      cell.score = metric.get("score").asDouble();
+      cell.error = metric.path("scoreError").asDouble(Double.NaN);
+      JsonNode percentiles = metric.path("scorePercentiles");
+      cell.p50 = percentiles.path("50.0").asDouble(Double.NaN);
+      cell.p99 = percentiles.path("99.0").asDouble(Double.NaN);
+      cell.forks = result.path("forks").asInt();
+      cells.put(name + "|" + first + "|" + second, cell);
+    }
+  }
+
+  private Cell cell(String benchmark, String system, String workload) {
+    return cells.get(benchmark + "|" + system + "|" + workload);
+  }
+
+  private void print() {
+    for (String threads : List.of("threads001", "threads032", "threads128")) {
+      printThroughput(threads);
+    }
+    for (String threads : List.of("threads001", "threads032", "threads128")) {
+      printLatency(threads);
+    }
+    printCodec();
+    printTargets();
+  }
+
+  /** The systems that have a result for {@code benchmark}, in {@link #SYSTEMS} order. */
+  private List<String> systemsOf(String benchmark) {
+    List<String> found = new ArrayList<>();
+    for (String system : SYSTEMS) {
+      for (String workload : WORKLOADS) {
+        if (cell(benchmark, system, workload) != null) {
+          found.add(system);
+          break;
+        }
+      }
+    }
+    return found;
+  }
+
+  private static String header(String first, List<String> columns, String... more) {
+    StringBuilder header = new StringBuilder("| " + first + " |");
+    StringBuilder rule = new StringBuilder("|---|");
+    for (String column : columns) {
+      header.append(' ').append(column).append(" |");
+      rule.append("---:|");
+    }
+    for (String column : more) {
+      header.append(' ').append(column).append(" |");
+      rule.append("---:|");
+    }
+    return header + "\n" + rule;
+  }
+
+  private Set<String> workloadsOf(String benchmark) {
+    Set<String> found = new LinkedHashSet<>();
+    for (String workload : WORKLOADS) {
+      for (String system : SYSTEMS) {
+        if (cell(benchmark, system, workload) != null) {
+          found.add(workload);
+        }
+      }
+    }
+    return found;
+  }
+
+  private void printThroughput(String threads) {
+    String benchmark = "ThroughputBenchmark." + threads;
+    Set<String> workloads = workloadsOf(benchmark);
+    if (workloads.isEmpty()) {
+      return;
+    }
+    System.out.printf("%n#### Throughput, %d caller threads (calls/s; higher is better)%n%n",
+        Integer.parseInt(threads.substring(7)));
+    List<String> systems = systemsOf(benchmark);
+    System.out.println(header("workload", systems, "rpcx ÷ best framework", "rpcx ÷ netty"));
+    for (String workload : workloads) {
+      StringBuilder row = new StringBuilder("| " + workload + " |");
+      for (String system : systems) {
+        Cell cell = cell(benchmark, system, workload);
+        row.append(' ').append(cell == null ? "–" : number(cell.score)).append(" |");
+      }
+      Cell rpcx = cell(benchmark, "rpcx", workload);
+      double best = 0;
+      for (String framework : FRAMEWORKS) {
+        Cell cell = cell(benchmark, framework, workload);
+        if (cell != null) {
+          best = Math.max(best, cell.score);
+        }
+      }
+      Cell netty = cell(benchmark, "netty", workload);
+      row.append(' ').append(rpcx == null || best == 0 ? "–" : ratio(rpcx.score / best)).append(" |");
+      row.append(' ').append(rpcx == null || netty == null ? "–" : ratio(rpcx.score / netty.score))
+          .append(" |");
+      System.out.println(row);
+    }
+  }
+
+  private void printLatency(String threads) {
+    String benchmark = "LatencyBenchmark." + threads;
+    Set<String> workloads = workloadsOf(benchmark);
+    if (workloads.isEmpty()) {
+      return;
+    }
+    System.out.printf("%n#### Latency, %d caller threads (p50 / p99 in µs; lower is better)%n%n",
+        Integer.parseInt(threads.substring(7)));
+    List<String> systems = systemsOf(benchmark);
+    System.out.println(header("workload", systems));
+    for (String workload : workloads) {
+      StringBuilder row = new StringBuilder("| " + workload + " |");
+      for (String system : systems) {
+        Cell cell = cell(benchmark, system, workload);
+        row.append(' ')
+            .append(cell == null ? "–" : micros(cell.p50) + " / " + micros(cell.p99))
+            .append(" |");
+      }
+      System.out.println(row);
+    }
+  }
+
+  private void printCodec() {
+    Set<String> shapes = new TreeSet<>();
+    for (String key : cells.keySet()) {
+      if (key.startsWith("CodecBenchmark.")) {
+        shapes.add(key.split("\\|")[2]);
+      }
+    }
+    if (shapes.isEmpty()) {
+      return;
+    }
+    System.out.printf("%n#### Codec, time per operation (ns; lower is better)%n%n");
+    System.out.println("| shape | rpcx encode | protobuf encode | ratio | rpcx decode | protobuf decode | ratio |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+    for (String shape : List.of("order", "orders", "info", "infoPhoto")) {
+      if (!shapes.contains(shape)) {
+        continue;
+      }
+      StringBuilder row = new StringBuilder("| " + shape + " |");
+      for (String operation : List.of("encode", "decode")) {
+        Cell rpcx = cell("CodecBenchmark." + operation, "rpcx", shape);
+        Cell protobuf = cell("CodecBenchmark." + operation, "protobuf", shape);
+        row.append(' ').append(rpcx == null ? "–" : number(rpcx.score)).append(" |");
+        row.append(' ').append(protobuf == null ? "–" : number(protobuf.score)).append(" |");
+        row.append(' ')
+            .append(rpcx == null || protobuf == null ? "–" : ratio(rpcx.score / protobuf.score))
+            .append(" |");
+      }
+      System.out.println(row);
+    }
+  }
+
+  private void printTargets() {
+    List<String[]> rows = new ArrayList<>();
+    String t32 = "ThroughputBenchmark.threads032";
+    String t1 = "ThroughputBenchmark.threads001";
+    String l1 = "LatencyBenchmark.threads001";
+    addRatio(rows, "echo16, 32 threads: rpcx ÷ netty", t32, "echo16", "netty", 0.85, true, false);
+    // The issue's rough equivalents of 0.85 × netty, from its own measurement of the peers.
+    String rough = " (rough equivalent)";
+    addRatio(rows, "echo16, 32 threads: rpcx ÷ grpc" + rough, t32, "echo16", "grpc", 7, true, false);
+    addRatio(rows, "echo16, 32 threads: rpcx ÷ dubbo" + rough, t32, "echo16", "dubbo", 3.5, true, false);
+    addRatio(rows, "echo16, 32 threads: rpcx ÷ feign" + rough, t32, "echo16", "feign", 25, true, false);
+    addRatio(rows, "echo16, 1 thread, p50: rpcx ÷ grpc", l1, "echo16", "grpc", 0.5, false, true);
+    addRatio(rows, "echo16, 1 thread, p50: rpcx ÷ netty", l1, "echo16", "netty", 1.15, false, true);
+    addRatio(rows, "order, 32 threads: rpcx ÷ grpc", t32, "order", "grpc", 4, true, false);
+    addRatio(rows, "orders, 32 threads: rpcx ÷ grpc", t32, "orders", "grpc", 2, true, false);
+    addRatio(rows, "bytes1m, 1 thread: rpcx ÷ netty", t1, "bytes1m", "netty", 0.8, true, false);
+    if (rows.isEmpty()) {
+      return;
+    }
+    System.out.printf("%n#### Targets%n%n");
+    System.out.println("| target | rpcx | other | ratio | wanted | met |");
+    System.out.println("|---|---:|---:|---:|---:|---|");
+    for (String[] row : rows) {
+      System.out.println("| " + String.join(" | ", row) + " |");
+    }
+  }
+
+  private void addRatio(
+      List<String[]> rows,
+      String label,
+      String benchmark,
+      String workload,
+      String other,
+      double wanted,
+      boolean atLeast,
+      boolean p50) {
+    Cell rpcx = cell(benchmark, "rpcx", workload);
+    Cell them = cell(benchmark, other, workload);
+    if (rpcx == null || them == null) {
+      return;
+    }
+    double a = p50 ? rpcx.p50 : rpcx.score;
+    double b = p50 ? them.p50 : them.score;
+    double ratio = a / b;
+    boolean met = atLeast ? ratio >= wanted : ratio <= wanted;
+    String unit = p50 ? " µs" : "/s";
+    rows.add(
+        new String[] {
+          label,
+          (p50 ? micros(a) : number(a)) + unit,
+          (p50 ? micros(b) : number(b)) + unit,
+          ratio(ratio),
+          (atLeast ? "≥ " : "≤ ") + ratio(wanted),
+          met ? "yes" : "**no**"
+        });
+  }
+
+  private static String number(double value) {
+    return value >= 100
+        ? String.format(Locale.ROOT, "%,.0f", value)
+        : String.format(Locale.ROOT, "%.1f", value);
+  }
+
+  private static String micros(double value) {
+    return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.0f", value);
+  }
+
+  private static String ratio(double value) {
+    return String.format(Locale.ROOT, "%.2f×", value);
+  }
+}
