@@ -5,11 +5,14 @@
 # stress-quick ~8, stress-990 ~40); run it on an otherwise idle machine.
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
 #   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order)
+#   MATRIX_ARGS="-f 1 -wi 2 -w 3s -i 3 -r 4s" (default) JMH lengths of the matrix phase
+#   STRESS_RUNS=10 (default, the paper's) runs per cell of stress-990, the first dropped
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-docs/benchmarks}"
 jar=rpcx-benchmarks/target/benchmarks.jar
 phases="${PHASES:-targets matrix codec stress-quick stress-990}"
+matrix_args="${MATRIX_ARGS:--f 1 -wi 2 -w 3s -i 3 -r 4s}"
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -ntp -DskipTests package -pl rpcx-benchmarks -am
 fi
@@ -49,9 +52,9 @@ for phase in $phases; do
       # Every system x workload x thread count, throughput and latency, 1 fork each.
       jmh matrix-payloads '(Throughput|Latency)Benchmark' \
         -p workload=echo16,string1k,string100k,string1m,bytes1m \
-        -p system=rpcx,netty,grpc,dubbo,feign -f 1 -wi 2 -w 3s -i 3 -r 4s
+        -p system=rpcx,netty,grpc,dubbo,feign $matrix_args
       jmh matrix-objects '(Throughput|Latency)Benchmark' -p workload=order,orders,crud \
-        -p system=rpcx,grpc,dubbo,feign -f 1 -wi 2 -w 3s -i 3 -r 4s
+        -p system=rpcx,grpc,dubbo,feign $matrix_args
       ;;
     codec)
       jmh codec 'CodecBenchmark'
@@ -65,7 +68,8 @@ for phase in $phases; do
     stress-990)
       # The paper's grid for RPCX, extended to 990 threads: every cell must complete with 0 errors.
       java -cp "$jar" io.rpcx.benchmarks.stress.StressTool --systems rpcx \
-        --threads 10,110,210,310,410,510,610,710,810,910,990 --requests 10:900:200 --runs 10 \
+        --threads 10,110,210,310,410,510,610,710,810,910,990 --requests 10:900:200 \
+        --runs "${STRESS_RUNS:-10}" \
         --out "$out/stress-990" 2>&1 | tee "$out/stress-990.log" \
         | grep -vE '^\s*(at |[0-9:.]+ (INFO|WARN))' || true
       ;;
@@ -78,7 +82,11 @@ done
 
 # Tables: the matrix first, the focused 3-fork runs last so that they win.
 shopt -s nullglob
-files=("$out"/jmh-matrix-*.json "$out"/jmh-codec.json "$out"/jmh-targets-*.json)
+# JMH JSON is kept gzipped (the latency histograms make it large); a fresh result replaces its .gz.
+for json in "$out"/jmh-*.json; do
+  gzip -f "$json"
+done
+files=("$out"/jmh-matrix-*.json.gz "$out"/jmh-codec*.json.gz "$out"/jmh-targets-*.json.gz)
 if ((${#files[@]})); then
   java -cp "$jar" io.rpcx.benchmarks.report.JmhSummary "${files[@]}" > "$out/summary.md"
   echo "tables: $out/summary.md"

@@ -3,7 +3,9 @@ package io.rpcx.benchmarks.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.zip.GZIPInputStream;
 
 /**
  * Turns JMH JSON results ({@code -rf json}) of this module into the Markdown tables of
@@ -20,6 +23,8 @@ import java.util.TreeSet;
  * <pre>
  * java -cp rpcx-benchmarks/target/benchmarks.jar io.rpcx.benchmarks.report.JmhSummary results/*.json
  * </pre>
+ *
+ * Files may be gzipped ({@code .json.gz}).
  *
  * When a cell appears in several files, the last file wins (so a focused run with more forks,
  * given last, overrides the matrix).
@@ -57,7 +62,14 @@ public final class JmhSummary {
   }
 
   private void read(File file) throws IOException {
-    for (JsonNode result : new ObjectMapper().readTree(file)) {
+    JsonNode results;
+    try (InputStream in =
+        file.getName().endsWith(".gz")
+            ? new GZIPInputStream(new FileInputStream(file))
+            : new FileInputStream(file)) {
+      results = new ObjectMapper().readTree(in);
+    }
+    for (JsonNode result : results) {
       String benchmark = result.get("benchmark").asText();
       String[] parts = benchmark.split("\\.");
       String name = parts[parts.length - 2] + "." + parts[parts.length - 1];
@@ -138,8 +150,7 @@ public final class JmhSummary {
     if (workloads.isEmpty()) {
       return;
     }
-    System.out.printf("%n#### Throughput, %d caller threads (calls/s; higher is better)%n%n",
-        Integer.parseInt(threads.substring(7)));
+    System.out.printf("%n#### Throughput, %s (calls/s; higher is better)%n%n", callers(threads));
     List<String> systems = systemsOf(benchmark);
     System.out.println(header("workload", systems, "rpcx ÷ best framework", "rpcx ÷ netty"));
     for (String workload : workloads) {
@@ -170,8 +181,7 @@ public final class JmhSummary {
     if (workloads.isEmpty()) {
       return;
     }
-    System.out.printf("%n#### Latency, %d caller threads (p50 / p99 in µs; lower is better)%n%n",
-        Integer.parseInt(threads.substring(7)));
+    System.out.printf("%n#### Latency, %s (p50 / p99 in µs; lower is better)%n%n", callers(threads));
     List<String> systems = systemsOf(benchmark);
     System.out.println(header("workload", systems));
     for (String workload : workloads) {
@@ -272,6 +282,12 @@ public final class JmhSummary {
           (atLeast ? "≥ " : "≤ ") + ratio(wanted),
           met ? "yes" : "**no**"
         });
+  }
+
+  /** "1 caller thread", "32 caller threads" from a method name such as {@code threads032}. */
+  private static String callers(String threads) {
+    int count = Integer.parseInt(threads.substring(7));
+    return count + (count == 1 ? " caller thread" : " caller threads");
   }
 
   private static String number(double value) {

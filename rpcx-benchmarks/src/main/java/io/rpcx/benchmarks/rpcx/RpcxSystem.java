@@ -9,12 +9,13 @@ import io.rpcx.benchmarks.model.Message;
 import io.rpcx.benchmarks.model.OrderInfo;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.server.RpcxServer;
+import java.time.Duration;
 import java.util.List;
 
 /**
  * RPCX itself: an {@link RpcxServer} on 127.0.0.1 at an ephemeral port publishing {@link
  * BenchServiceImpl}, and an {@link RpcxClient} proxy of {@link BenchService} shared by all threads,
- * with RPCX's defaults for everything else (Netty transport, protobuf envelope, its own POJO
+ * with a 60 s call timeout like the other adapters and RPCX's defaults for everything else (Netty transport, protobuf envelope, its own POJO
  * codec).
  *
  * <p>Two variants: {@code rpcx} with the default worker pool, and {@code rpcx-direct}, whose server
@@ -86,7 +87,14 @@ public final class RpcxSystem implements BenchmarkSystem {
 
   @Override
   public BenchmarkClient connect(int port) {
-    RpcxClient client = RpcxClient.builder().target("127.0.0.1", port).build();
+    // 60 s per call, as the Netty, Dubbo and Feign adapters wait: RPCX's 5 s default turned
+    // multi-second loopback TCP retransmission stalls at 810-990 stress threads into failed cells
+    // that the other systems, with their longer waits, absorbed (docs/BENCHMARKS.md).
+    RpcxClient client =
+        RpcxClient.builder()
+            .target("127.0.0.1", port)
+            .defaultTimeout(Duration.ofSeconds(60))
+            .build();
     return new Client(client.create(BenchService.class), client);
   }
 
