@@ -35,9 +35,8 @@ public enum Transports {
    * <p>Every thread gets a thread-local cache, not only event-loop threads (Netty's default):
    * frames are encoded on the calling thread (client) and on the worker thread (server), so
    * without a cache each frame takes and returns its buffer under an arena lock. With 32 callers on
-   * 2 cores that lock was 94% of all lock waiting (async-profiler {@code lock}), and convoys on it
-   * cut echo throughput from ~95k to ~62k calls/s for seconds at a time (docs/BENCHMARKS.md). A
-   * buffer freed on the event loop goes back to the cache of the thread that took it; a cache holds
+   * 2 cores that lock was 94% of all lock waiting (async-profiler {@code lock},
+   * docs/benchmarks/profiles/lock-echo16-32t-before.txt). A buffer freed on the event loop goes back to the cache of the thread that took it; a cache holds
    * at most Netty's default number of small and normal buffers per size class and is trimmed when
    * unused.
    */

@@ -63,6 +63,18 @@ public final class RequestDispatcher {
       return;
     }
     int requestId = envelope.requestId();
+    // A draining server refuses every new call the same way, known method or not: the caller may
+    // retry it on another server, which may publish what this one does not.
+    String drainReason = connection.drainReason();
+    if (drainReason != null) {
+      payload.release();
+      connection.sendError(
+          requestId,
+          StatusCode.UNAVAILABLE,
+          drainReason + "; " + envelope.service() + "." + envelope.method() + " was not processed",
+          "");
+      return;
+    }
     Map<String, ServerMethod> methods = registry.service(envelope.service());
     ServerMethod method = methods == null ? null : methods.get(envelope.method());
     if (method == null) {
@@ -72,16 +84,6 @@ public final class RequestDispatcher {
               ? "unknown service '" + envelope.service() + "'"
               : "service '" + envelope.service() + "' has no method '" + envelope.method() + "'";
       connection.sendError(requestId, StatusCode.NOT_FOUND, problem, "");
-      return;
-    }
-    String drainReason = connection.drainReason();
-    if (drainReason != null) {
-      payload.release();
-      connection.sendError(
-          requestId,
-          StatusCode.UNAVAILABLE,
-          drainReason + "; " + method.model().displayName() + " was not processed",
-          "");
       return;
     }
     if (!connection.tryStartCall()) {
