@@ -13,6 +13,10 @@ import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.transport.ByteBufProtoWriter;
+import io.rpcx.core.internal.transport.NettyPayload;
+import io.rpcx.core.internal.transport.Transports;
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Type;
@@ -136,6 +140,44 @@ public final class CodecShapes {
   }
 
   /**
+   * RPCX's codec as the transport runs it: written into a pooled direct buffer by {@link
+   * ByteBufProtoWriter} and read back from it as a received value is ({@link
+   * NettyPayload#valueInput}).
+   * The byte array arguments are not used; the shape keeps its own buffer.
+   */
+  public static Shape rpcxNetty(String shape) {
+    @SuppressWarnings("unchecked")
+    ValueCodec<Object> codec =
+        (ValueCodec<Object>) CodecRegistry.standard().codecFor(declaredType(shape));
+    Object value = pojo(shape);
+    ByteBuf frame = Transports.ALLOCATOR.directBuffer(2 * 1024 * 1024);
+    return new Shape() {
+      @Override
+      public int encode(byte[] unused) {
+        try {
+          frame.clear();
+          codec.write(new ByteBufProtoWriter(frame), value);
+          return frame.writerIndex();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+
+      @Override
+      public Object decode(byte[] unused, int length) {
+        NettyPayload payload = new NettyPayload(frame.retainedDuplicate());
+        try {
+          return codec.read(payload.valueInput(0, length), DecodeContext.withDefaults());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        } finally {
+          payload.release();
+        }
+      }
+    };
+  }
+
+  /**
    * protobuf-java's generated code for the equivalent message. The message keeps the size it
    * memoized on its first serialization, which favours protobuf: RPCX measures sizes each time.
    */
@@ -171,15 +213,17 @@ public final class CodecShapes {
     };
   }
 
-  /** The shape encoded by {@code codec}: {@code rpcx} or {@code protobuf}. */
+  /** The shape encoded by {@code codec}: {@code rpcx}, {@code rpcx-netty} or {@code protobuf}. */
   public static Shape shape(String codec, String shape) {
     switch (codec) {
       case "rpcx":
         return rpcx(shape);
+      case "rpcx-netty":
+        return rpcxNetty(shape);
       case "protobuf":
         return protobufShape(shape);
       default:
-        throw new IllegalArgumentException("unknown codec '" + codec + "' (rpcx or protobuf)");
+        throw new IllegalArgumentException("unknown codec '" + codec + "' (rpcx, rpcx-netty or protobuf)");
     }
   }
 }

@@ -12,6 +12,12 @@ public final class DecodeContext {
   private final int maxDepth;
   private final PeerSchemas peer;
   private int depth;
+  /** The POJO codecs met in this decoding and their mappings: a POJO list meets the same few. */
+  private final PojoCodec<?>[] recentCodecs = new PojoCodec<?>[RECENT];
+  private final FieldMapping[] recentMappings = new FieldMapping[RECENT];
+  private int nextRecent;
+
+  private static final int RECENT = 4;
 
   /**
    * @param peer the schemas announced by the sender, or {@code null} to assume the sender numbers
@@ -41,6 +47,18 @@ public final class DecodeContext {
 
   /** How the sender numbers the fields of {@code codec}'s type. */
   FieldMapping mapping(PojoCodec<?> codec) {
-    return peer == null ? codec.identityMapping() : peer.mapping(codec);
+    if (peer == null) {
+      return codec.identityMapping();
+    }
+    for (int i = 0; i < RECENT; i++) {
+      if (recentCodecs[i] == codec) {
+        return recentMappings[i];
+      }
+    }
+    FieldMapping mapping = peer.mapping(codec);
+    recentCodecs[nextRecent] = codec;
+    recentMappings[nextRecent] = mapping;
+    nextRecent = (nextRecent + 1) % RECENT;
+    return mapping;
   }
 }

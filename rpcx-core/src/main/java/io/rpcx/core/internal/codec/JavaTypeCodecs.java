@@ -247,7 +247,7 @@ final class JavaTypeCodecs implements CodecFactory {
 
     @Override
     public BigDecimal read(CodedInputStream in, DecodeContext context) throws IOException {
-      String text = in.readStringRequireUtf8();
+      String text = Utf8Strings.read(in);
       if (text.length() > MAX_DIGITS) {
         throw new CodecException("decimal of " + text.length() + " characters is too long");
       }

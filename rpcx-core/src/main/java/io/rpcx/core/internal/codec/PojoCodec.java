@@ -18,12 +18,16 @@ import java.util.Set;
  * constructor gave it (records get null or zero).
  */
 final class PojoCodec<T> extends MessageCodec<T> {
+  private static final Object[] NO_ARGUMENTS = {};
+
   private final Class<T> type;
   private final Constructor<T> constructor;
   /** For records: constructor position of each field (fields are in name order). */
   private final int[] constructorPosition;
   private PojoField[] fields;
   private FieldMapping identity;
+  /** {@code seen} once every field was read, for classes of up to 64 fields. */
+  private long allSeen;
   private TypeSchema schema;
 
   private PojoCodec(Class<T> type, Constructor<T> constructor, int[] constructorPosition) {
@@ -45,6 +49,7 @@ final class PojoCodec<T> extends MessageCodec<T> {
   void link(PojoField[] fields) {
     this.fields = fields;
     this.identity = FieldMapping.identity(fields.length);
+    this.allSeen = fields.length >= Long.SIZE ? -1L : (1L << fields.length) - 1;
     List<TypeSchema.Field> described = new ArrayList<>();
     for (PojoField field : fields) {
       described.add(new TypeSchema.Field(field.name(), field.number(), field.codec().typeName()));
@@ -97,8 +102,10 @@ final class PojoCodec<T> extends MessageCodec<T> {
 
   private T readObject(CodedInputStream in, DecodeContext context, FieldMapping mapping)
       throws IOException {
-    T object = instantiate(null);
-    boolean[] seen = new boolean[fields.length];
+    T object = instantiate(NO_ARGUMENTS);
+    // Which fields were read: bits of a long, or an array for a class of more than 64 fields.
+    long seen = 0;
+    boolean[] seenWide = fields.length > Long.SIZE ? new boolean[fields.length] : null;
     while (true) {
       int tag = in.readTag();
       if (tag == 0) {
@@ -110,11 +117,18 @@ final class PojoCodec<T> extends MessageCodec<T> {
         continue;
       }
       fields[index].readInto(object, in, tag, context);
-      seen[index] = true;
+      if (seenWide == null) {
+        seen |= 1L << index;
+      } else {
+        seenWide[index] = true;
+      }
     }
-    for (int i = 0; i < fields.length; i++) {
-      if (!seen[i] && mapping.senderHas(i)) {
-        fields[i].setAbsent(object);
+    if (seenWide != null || seen != allSeen) {
+      for (int i = 0; i < fields.length; i++) {
+        boolean read = seenWide == null ? (seen & (1L << i)) != 0 : seenWide[i];
+        if (!read && mapping.senderHas(i)) {
+          fields[i].setAbsent(object);
+        }
       }
     }
     return object;
@@ -170,7 +184,7 @@ final class PojoCodec<T> extends MessageCodec<T> {
 
   private T instantiate(Object[] arguments) throws CodecException {
     try {
-      return arguments == null ? constructor.newInstance() : constructor.newInstance(arguments);
+      return constructor.newInstance(arguments);
     } catch (InvocationTargetException e) {
       throw new CodecException(
           "the constructor of " + type.getName() + " threw " + e.getCause(), e.getCause());

@@ -440,7 +440,7 @@ abstract class PojoField {
         return;
       }
       try {
-        field.set(pojo, in.readStringRequireUtf8());
+        field.set(pojo, Utf8Strings.read(in));
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }

@@ -288,7 +288,7 @@ final class ScalarCodecs implements CodecFactory {
     @Override
     public String read(CodedInputStream in, DecodeContext context) throws IOException {
       // Malformed UTF-8 is an error rather than silently replaced: a corrupted string is a bug.
-      return in.readStringRequireUtf8();
+      return Utf8Strings.read(in);
     }
   }
 
@@ -337,7 +337,7 @@ final class ScalarCodecs implements CodecFactory {
 
     @Override
     public E read(CodedInputStream in, DecodeContext context) throws IOException {
-      String name = in.readStringRequireUtf8();
+      String name = Utf8Strings.read(in);
       E constant = byName.get(name);
       if (constant == null) {
         throw new CodecException(

@@ -12,8 +12,16 @@ public interface Payload {
   /** Number of payload bytes. */
   int length();
 
-  /** A protobuf input over {@code length} bytes from {@code offset}. */
+  /** A protobuf input over {@code length} bytes from {@code offset}, read in place. */
   CodedInputStream input(int offset, int length);
+
+  /**
+   * A protobuf input over an argument or result value: {@link #input} by default; a payload in
+   * direct memory may copy a small value to the heap first, where protobuf-java decodes faster.
+   */
+  default CodedInputStream valueInput(int offset, int length) {
+    return input(offset, length);
+  }
 
   /** Whether the bytes from {@code offset} are exactly {@code expected}. */
   boolean regionEquals(int offset, byte[] expected);

@@ -3,6 +3,7 @@ package io.rpcx.core.internal.protocol;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 import io.rpcx.core.StatusCode;
+import io.rpcx.core.internal.codec.Utf8Strings;
 import java.io.IOException;
 
 /**
@@ -78,11 +79,11 @@ public final class ReplyEnvelope {
                   code = StatusCode.forNumber(in.readEnum());
                   break;
                 case (ReplyCodec.ERROR_MESSAGE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-                  message = cut(in.readStringRequireUtf8());
+                  message = cut(Utf8Strings.read(in));
                   break;
                 case (ReplyCodec.ERROR_EXCEPTION_CLASS << 3)
                     | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-                  exceptionClass = cut(in.readStringRequireUtf8());
+                  exceptionClass = cut(Utf8Strings.read(in));
                   break;
                 default:
                   in.skipField(errorTag);
@@ -141,6 +142,6 @@ public final class ReplyEnvelope {
     if (valueLength <= 0) {
       return null;
     }
-    return payload.input(valueOffset, valueLength);
+    return payload.valueInput(valueOffset, valueLength);
   }
 }

@@ -4,6 +4,7 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import io.rpcx.core.StatusCode;
+import io.rpcx.core.internal.codec.Utf8Strings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -71,10 +72,10 @@ public final class RequestEnvelope {
             requestId = Integer.toUnsignedLong(in.readUInt32());
             break;
           case (RequestCodec.SERVICE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-            service = in.readStringRequireUtf8();
+            service = Utf8Strings.read(in);
             break;
           case (RequestCodec.METHOD << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-            method = in.readStringRequireUtf8();
+            method = Utf8Strings.read(in);
             break;
           case (RequestCodec.ARGUMENTS << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
             if (4 * count + 4 > regions.length) {
@@ -160,10 +161,10 @@ public final class RequestEnvelope {
       int field = WireFormat.getTagFieldNumber(tag);
       if (field == RequestCodec.ENTRY_KEY
           && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-        key = in.readStringRequireUtf8();
+        key = Utf8Strings.read(in);
       } else if (field == RequestCodec.ENTRY_VALUE
           && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-        value = in.readStringRequireUtf8();
+        value = Utf8Strings.read(in);
       } else {
         in.skipField(tag);
       }
@@ -219,6 +220,6 @@ public final class RequestEnvelope {
     if (length <= 0) {
       return null;
     }
-    return payload.input(regions[4 * index + 2], length);
+    return payload.valueInput(regions[4 * index + 2], length);
   }
 }

@@ -84,6 +84,13 @@ class PojoCodecTest {
     Node next;
   }
 
+  /** More fields than fit the 64-bit mask of fields read; two have non-zero defaults. */
+  static final class Wide {
+    private int f00, f01, f02, f03, f04, f05, f06, f07, f08, f09, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20, f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35, f36, f37, f38, f39, f40, f41, f42, f43, f44, f45, f46, f47, f48, f49, f50, f51, f52, f53, f54, f55, f56, f57, f58, f59, f60, f61, f62, f63, f64, f65, f66, f67, f68, f69;
+    private int defaulted = 7;
+    private String named = "default";
+  }
+
   /** A class whose constructor gives fields defaults. */
   static final class WithDefaults {
     int count = 5;
@@ -319,6 +326,27 @@ class PojoCodecTest {
             + " 'Customer' (io.rpcx.core.internal.codec.v1.Customer): RPCX names POJO types on the"
             + " wire by simple name; rename one of them",
         e.getMessage());
+  }
+
+  @Test
+  void aClassOfMoreThan64FieldsRoundTripsAndItsDefaultsDoNotLeak() throws Exception {
+    Wide wide = new Wide();
+    wide.f00 = 1;
+    wide.f63 = 63;
+    wide.f64 = 64;
+    wide.f69 = 69;
+    wide.defaulted = 0;
+    wide.named = null;
+
+    Wide decoded = (Wide) roundTrip(Wide.class, wide);
+
+    assertEquals(1, decoded.f00);
+    assertEquals(0, decoded.f01);
+    assertEquals(63, decoded.f63);
+    assertEquals(64, decoded.f64);
+    assertEquals(69, decoded.f69);
+    assertEquals(0, decoded.defaulted, "a zero the sender set is not replaced by the default");
+    assertNull(decoded.named, "a null the sender set is not replaced by the default");
   }
 
   @Test

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A received payload is read in place: from one direct buffer or from the parts of a composite,
- * protobuf decodes without first copying the payload to the heap.
+ * protobuf decodes without first copying the payload to the heap. Only a small argument or result
+ * value is copied, because protobuf-java decodes a byte array faster than direct memory.
  */
 class NettyPayloadTest {
 
@@ -68,6 +69,29 @@ class NettyPayloadTest {
       assertArrayEquals(content, readField(in));
     } finally {
       payload.release();
+    }
+  }
+
+  @Test
+  void aSmallValueIsDecodedFromAHeapCopyAndALargeOneInPlace() throws IOException {
+    byte[] small = new byte[1000];
+    byte[] large = new byte[NettyPayload.HEAP_COPY_LIMIT + 1];
+    new Random(3).nextBytes(small);
+    new Random(4).nextBytes(large);
+    for (byte[] content : new byte[][] {small, large}) {
+      byte[] message = message(content);
+      ByteBuf buffer = Transports.ALLOCATOR.directBuffer().writeBytes(new byte[] {1, 2, 3});
+      buffer.writeBytes(message);
+      NettyPayload payload = new NettyPayload(buffer);
+      try {
+        CodedInputStream in = payload.valueInput(3, message.length);
+        assertEquals(
+            content == small ? "ArrayDecoder" : "UnsafeDirectNioDecoder",
+            in.getClass().getSimpleName());
+        assertArrayEquals(content, readField(in));
+      } finally {
+        payload.release();
+      }
     }
   }
 }
