@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.rpcx.core.internal.codec.ProtoWriter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A {@link ProtoWriter} straight into an outgoing frame's pooled buffer, which grows as needed.
@@ -15,8 +16,11 @@ import java.nio.ByteBuffer;
  * or more.
  */
 public final class ByteBufProtoWriter extends ProtoWriter {
-  /** Strings shorter than this need at most 127 UTF-8 bytes: one length byte, patched after. */
-  private static final int SHORT_STRING = 42;
+  /**
+   * Strings up to this many chars are encoded by {@link String#getBytes} into a temporary array
+   * and copied; longer ones are encoded in place, without a temporary copy of their size.
+   */
+  private static final int COPIED_STRING = 4096;
 
   private final ByteBuf buffer;
   private final int start;
@@ -81,17 +85,12 @@ public final class ByteBufProtoWriter extends ProtoWriter {
   @Override
   public void writeString(String value) {
     int length = value.length();
-    if (length <= SHORT_STRING) {
-      int mark = buffer.writerIndex();
-      buffer.writeByte(0);
-      // Reserving the worst case (3 bytes a char) would grow a buffer sized exactly from the last
-      // call, moving the whole frame; when it does not fit, reserve exactly what is needed.
-      int reserve = length * 3;
-      if (buffer.writableBytes() < reserve) {
-        reserve = ByteBufUtil.utf8Bytes(value);
-      }
-      int written = ByteBufUtil.reserveAndWriteUtf8(buffer, value, reserve);
-      buffer.setByte(mark, written);
+    if (length <= COPIED_STRING) {
+      // The JDK's encoder is vectorized for Latin-1 text; Netty's writes char by char, with a
+      // buffer check per byte. The temporary array is small and dies young.
+      byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+      writeVarint32(utf8.length);
+      buffer.writeBytes(utf8);
       return;
     }
     int utf8 = ByteBufUtil.utf8Bytes(value);

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Writing into a frame's pooled buffer gives exactly the bytes of the reference writer, whatever
  * the buffer and however the reserved length bytes compare with the real lengths (the content
- * moves forward, backward, or not at all, across buffer growth).
+ * moves forward, backward, or not at all, across buffer growth), for short and long strings.
  */
 class ByteBufProtoWriterTest {
 
@@ -30,11 +30,21 @@ class ByteBufProtoWriterTest {
       random.nextBytes(content);
       out.writeBytes(content, 0, content.length);
       out.writeString("\u00e9t\u00e9 " + i);
+      out.writeString(text(Math.min(sizes[i], 5_000))); // both sides of the copied-string limit
       out.writeVarint64(-i);
       out.writeFixed32(i);
       out.endLengthDelimited(inner);
     }
     out.endLengthDelimited(outer);
+  }
+
+  /** Latin-1, two- and three-byte UTF-8 and a surrogate pair, cut to {@code length} chars. */
+  private static String text(int length) {
+    String unit = "abc \u00e9\u4e2d\ud83d\ude42 ";
+    String text = unit.repeat(length / unit.length() + 1).substring(0, length);
+    return Character.isHighSurrogate(text.isEmpty() ? 'x' : text.charAt(length - 1))
+        ? text.substring(0, length - 1)
+        : text;
   }
 
   @Test
