@@ -13,8 +13,8 @@ public final class DecodeContext {
   private final PeerSchemas peer;
   private int depth;
   /** The POJO codecs met in this decoding and their mappings: a POJO list meets the same few. */
-  private final PojoCodec<?>[] recentCodecs = new PojoCodec<?>[RECENT];
-  private final FieldMapping[] recentMappings = new FieldMapping[RECENT];
+  private PojoCodec<?>[] recentCodecs; // made at the first POJO read with the peer's schemas
+  private FieldMapping[] recentMappings;
   private int nextRecent;
 
   private static final int RECENT = 4;
@@ -49,6 +49,10 @@ public final class DecodeContext {
   FieldMapping mapping(PojoCodec<?> codec) {
     if (peer == null) {
       return codec.identityMapping();
+    }
+    if (recentCodecs == null) {
+      recentCodecs = new PojoCodec<?>[RECENT];
+      recentMappings = new FieldMapping[RECENT];
     }
     for (int i = 0; i < RECENT; i++) {
       if (recentCodecs[i] == codec) {

@@ -11,10 +11,11 @@ import java.util.Arrays;
 
 /**
  * Reads protobuf {@code string} values, rejecting malformed UTF-8 as {@link
- * CodedInputStream#readStringRequireUtf8} does. From a byte array that method is already the
- * JDK's vectorized {@code new String(bytes, UTF_8)}; from direct memory protobuf-java decodes char
- * by char, so there the bytes are copied out and decoded by the JDK instead. Values of up to 64 KiB
- * are decoded from a heap copy anyway ({@code NettyPayload.valueInput}); this serves larger ones.
+ * CodedInputStream#readStringRequireUtf8} does. From a byte array that method is normally the
+ * JDK's vectorized {@code new String(bytes, UTF_8)} already; from direct memory protobuf-java
+ * decodes char by char, so there the bytes are copied out and decoded by the JDK instead. Values
+ * of up to 64 KiB are decoded from a heap copy ({@code NettyPayload.valueInput}); this serves the
+ * larger ones and the strings of the envelope (service, method, metadata, error message).
  */
 public final class Utf8Strings {
   /** The decoder protobuf-java uses for byte arrays, whose string reading is fast already. */

@@ -17,10 +17,10 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ByteBufProtoWriter extends ProtoWriter {
   /**
-   * Strings up to this many chars are encoded by {@link String#getBytes} into a temporary array
-   * and copied; longer ones are encoded in place, without a temporary copy of their size.
+   * Strings are encoded by {@link String#getBytes} into a temporary array and copied in, at most
+   * this many chars at a time.
    */
-  private static final int COPIED_STRING = 4096;
+  private static final int STRING_CHUNK = 4096;
 
   private final ByteBuf buffer;
   private final int start;
@@ -85,7 +85,7 @@ public final class ByteBufProtoWriter extends ProtoWriter {
   @Override
   public void writeString(String value) {
     int length = value.length();
-    if (length <= COPIED_STRING) {
+    if (length <= STRING_CHUNK) {
       // The JDK's encoder is vectorized for Latin-1 text; Netty's writes char by char, with a
       // buffer check per byte. The temporary array is small and dies young.
       byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
@@ -93,9 +93,19 @@ public final class ByteBufProtoWriter extends ProtoWriter {
       buffer.writeBytes(utf8);
       return;
     }
-    int utf8 = ByteBufUtil.utf8Bytes(value);
-    writeVarint32(utf8);
-    ByteBufUtil.reserveAndWriteUtf8(buffer, value, utf8);
+    // A long string goes in chunks, so that no temporary array of its size is made. A chunk
+    // never ends between the two chars of a surrogate pair, so the bytes are those of the whole
+    // string's getBytes (an unpaired surrogate becomes '?', as ByteArrayProtoWriter writes it).
+    long mark = beginLengthDelimited(length);
+    for (int from = 0; from < length; ) {
+      int to = Math.min(from + STRING_CHUNK, length);
+      if (to < length && Character.isHighSurrogate(value.charAt(to - 1))) {
+        to--;
+      }
+      buffer.writeBytes(value.substring(from, to).getBytes(StandardCharsets.UTF_8));
+      from = to;
+    }
+    endLengthDelimited(mark);
   }
 
   @Override

@@ -91,6 +91,12 @@ class PojoCodecTest {
     private String named = "default";
   }
 
+  /** Exactly 64 fields: every bit of the mask of fields read, the last one with a default. */
+  static final class Exactly64 {
+    private int f00, f01, f02, f03, f04, f05, f06, f07, f08, f09, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20, f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35, f36, f37, f38, f39, f40, f41, f42, f43, f44, f45, f46, f47, f48, f49, f50, f51, f52, f53, f54, f55, f56, f57, f58, f59, f60, f61, f62;
+    private int zz = 5;
+  }
+
   /** A class whose constructor gives fields defaults. */
   static final class WithDefaults {
     int count = 5;
@@ -347,6 +353,20 @@ class PojoCodecTest {
     assertEquals(69, decoded.f69);
     assertEquals(0, decoded.defaulted, "a zero the sender set is not replaced by the default");
     assertNull(decoded.named, "a null the sender set is not replaced by the default");
+  }
+
+  @Test
+  void aClassOfExactly64FieldsRoundTripsAndItsDefaultDoesNotLeak() throws Exception {
+    Exactly64 full = new Exactly64();
+    full.f00 = 1;
+    full.f62 = 62;
+    full.zz = 0;
+
+    Exactly64 decoded = (Exactly64) roundTrip(Exactly64.class, full);
+
+    assertEquals(1, decoded.f00);
+    assertEquals(62, decoded.f62);
+    assertEquals(0, decoded.zz, "a zero the sender set is not replaced by the default");
   }
 
   @Test

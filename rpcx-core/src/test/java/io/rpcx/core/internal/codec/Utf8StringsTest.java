@@ -63,10 +63,21 @@ class Utf8StringsTest {
   }
 
   @Test
+  void aNegativeLengthIsRejected() {
+    byte[] negative = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F, 'a'};
+    for (CodedInputStream in : inputs(negative)) {
+      InvalidProtocolBufferException e =
+          assertThrows(InvalidProtocolBufferException.class, () -> Utf8Strings.read(in));
+      assertEquals(true, e.getMessage().contains("negative size"), e.getMessage());
+    }
+  }
+
+  @Test
   void aLengthBeyondTheInputIsATruncatedMessageError() {
     byte[] shortClaim = {10, 'a', 'b', 'c'};
     byte[] longClaim = {(byte) 0xE8, 0x07, 'a', 'b'}; // 1000 bytes claimed
-    for (byte[] frame : List.of(shortClaim, longClaim)) {
+    byte[] mediumClaim = {(byte) 0xAC, 0x02, 'a', 'b'}; // 300 bytes claimed
+    for (byte[] frame : List.of(shortClaim, longClaim, mediumClaim)) {
       for (CodedInputStream in : inputs(frame)) {
         InvalidProtocolBufferException e =
             assertThrows(
@@ -97,10 +108,23 @@ class Utf8StringsTest {
     }
   }
 
-  /** The same bytes on the heap and in direct memory (the transport's case). */
+  /**
+   * The same bytes on the heap, in direct memory (the transport's case) and in two direct parts
+   * cut at an odd offset (a large frame assembled from several reads).
+   */
   private static List<CodedInputStream> inputs(byte[] bytes) {
-    ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length);
-    direct.put(bytes).flip();
-    return List.of(CodedInputStream.newInstance(bytes), CodedInputStream.newInstance(direct));
+    int cut = bytes.length / 2 | 1;
+    cut = Math.min(cut, bytes.length);
+    return List.of(
+        CodedInputStream.newInstance(bytes),
+        CodedInputStream.newInstance(direct(bytes, 0, bytes.length)),
+        CodedInputStream.newInstance(
+            List.of(direct(bytes, 0, cut), direct(bytes, cut, bytes.length - cut))));
+  }
+
+  private static ByteBuffer direct(byte[] bytes, int offset, int length) {
+    ByteBuffer direct = ByteBuffer.allocateDirect(length);
+    direct.put(bytes, offset, length).flip();
+    return direct;
   }
 }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Writing into a frame's pooled buffer gives exactly the bytes of the reference writer, whatever
  * the buffer and however the reserved length bytes compare with the real lengths (the content
- * moves forward, backward, or not at all, across buffer growth), for short and long strings.
+ * moves forward, backward, or not at all, across buffer growth), for short and long strings,
+ * well-formed or not.
  */
 class ByteBufProtoWriterTest {
 
@@ -30,7 +31,7 @@ class ByteBufProtoWriterTest {
       random.nextBytes(content);
       out.writeBytes(content, 0, content.length);
       out.writeString("\u00e9t\u00e9 " + i);
-      out.writeString(text(Math.min(sizes[i], 5_000))); // both sides of the copied-string limit
+      out.writeString(text(Math.min(sizes[i], 9_000))); // one chunk, two chunks, three chunks
       out.writeVarint64(-i);
       out.writeFixed32(i);
       out.endLengthDelimited(inner);
@@ -45,6 +46,28 @@ class ByteBufProtoWriterTest {
     return Character.isHighSurrogate(text.isEmpty() ? 'x' : text.charAt(length - 1))
         ? text.substring(0, length - 1)
         : text;
+  }
+
+  @Test
+  void unpairedSurrogatesBecomeQuestionMarksInShortAndLongStrings() {
+    for (int length : new int[] {10, 4095, 4096, 4097, 8192, 10_000}) {
+      for (String broken : new String[] {"\ud800\u00e9", "\ud800\u4e2d", "\ud800\ud83d\ude42", "\udc00x"}) {
+        String value = "a".repeat(length) + broken + "a".repeat(length % 7);
+        // A chunk boundary right after the high surrogate of a pair, or of an unpaired one.
+        String atBoundary = "a".repeat(4095) + broken + "b".repeat(length);
+        for (String text : new String[] {value, atBoundary}) {
+          ByteArrayProtoWriter reference = new ByteArrayProtoWriter();
+          reference.writeString(text);
+          ByteBuf buffer = PooledByteBufAllocator.DEFAULT.directBuffer(16);
+          try {
+            new ByteBufProtoWriter(buffer).writeString(text);
+            assertArrayEquals(reference.toByteArray(), ByteBufUtil.getBytes(buffer), broken);
+          } finally {
+            buffer.release();
+          }
+        }
+      }
+    }
   }
 
   @Test
