@@ -12,7 +12,7 @@ import java.lang.reflect.Method;
  * Primitive fields of classes are read and written without boxing, and a zero is left out of the
  * message, as protobuf does.
  */
-abstract class PojoField {
+public abstract class PojoField {
   private final String name;
   private final int number;
   private final ValueCodec<Object> codec;
@@ -26,8 +26,17 @@ abstract class PojoField {
     this.tag = (number << 3) | codec.wireType();
   }
 
-  /** A field of a class, read and written directly. */
+  /**
+   * A field of a class. Where the JVM allows, the field is read and written by a generated
+   * subclass of its kind ({@link GeneratedFields}); otherwise by reflection.
+   */
   static PojoField forField(Field field, int number, ValueCodec<?> codec) {
+    PojoField generated = GeneratedFields.forField(field, number, codec);
+    return generated != null ? generated : reflective(field, number, codec);
+  }
+
+  /** A field of a class read and written by reflection ({@code field} made accessible). */
+  static PojoField reflective(Field field, int number, ValueCodec<?> codec) {
     Class<?> type = field.getType();
     if (type == int.class) {
       return new IntField(field, number, codec);
@@ -73,10 +82,10 @@ abstract class PojoField {
   }
 
   /** Writes this field of {@code pojo}, tag included; nothing when it is null or zero. */
-  abstract void write(ProtoWriter out, Object pojo) throws IOException;
+  protected abstract void write(ProtoWriter out, Object pojo) throws IOException;
 
   /** Reads this field's value (of a class) into {@code pojo}. */
-  void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+  protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
       throws IOException {
     set(pojo, read(in, tag, context));
   }
@@ -95,7 +104,8 @@ abstract class PojoField {
     set(pojo, codec.absentValue());
   }
 
-  abstract void set(Object pojo, Object value) throws CodecException;
+  /** Sets the field of a class to {@code value}. */
+  protected abstract void set(Object pojo, Object value) throws CodecException;
 
   /** The common encoding of a field whose value is an object. */
   final void writeObject(ProtoWriter out, Object value) throws IOException {
@@ -140,19 +150,22 @@ abstract class PojoField {
     return new CodecException("cannot access field '" + name + "': " + e, e);
   }
 
-  /** A field of a class, of an object type or a less common primitive (boxed, zero left out). */
-  static final class ObjectField extends PojoField {
+  /**
+   * A field of a class of an object type, or a less common primitive (boxed, zero left out).
+   * Generated subclasses override the three accessors for object types.
+   */
+  public static class ObjectField extends PojoField {
     private final Field field;
     private final boolean primitive;
 
-    ObjectField(Field field, int number, ValueCodec<?> codec) {
+    protected ObjectField(Field field, int number, ValueCodec<?> codec) {
       super(field.getName(), number, codec);
       this.field = field;
       this.primitive = field.getType().isPrimitive();
     }
 
     @Override
-    void write(ProtoWriter out, Object pojo) throws IOException {
+    protected void write(ProtoWriter out, Object pojo) throws IOException {
       Object value;
       try {
         value = field.get(pojo);
@@ -164,8 +177,19 @@ abstract class PojoField {
       }
     }
 
+    /** Writes a value of an object type with this field's tag; nothing when it is absent. */
+    protected final void writeValue(ProtoWriter out, Object value) throws IOException {
+      writeObject(out, value);
+    }
+
+    /** Reads this field's value. */
+    protected final Object readValue(CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      return read(in, tag, context);
+    }
+
     @Override
-    void set(Object pojo, Object value) throws CodecException {
+    protected void set(Object pojo, Object value) throws CodecException {
       try {
         field.set(pojo, value);
       } catch (IllegalAccessException | IllegalArgumentException e) {
@@ -174,23 +198,28 @@ abstract class PojoField {
     }
   }
 
-  /** An {@code int} field, without boxing. */
-  static final class IntField extends PojoField {
+  /** A {@code int} field, without boxing. */
+  public static class IntField extends PojoField {
     private final Field field;
 
-    IntField(Field field, int number, ValueCodec<?> codec) {
+    protected IntField(Field field, int number, ValueCodec<?> codec) {
       super(field.getName(), number, codec);
       this.field = field;
     }
 
     @Override
-    void write(ProtoWriter out, Object pojo) throws IOException {
+    protected void write(ProtoWriter out, Object pojo) throws IOException {
       int value;
       try {
         value = field.getInt(pojo);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
+      writeInt(out, value);
+    }
+
+    /** Writes {@code value} with this field's tag; nothing for zero. */
+    protected final void writeInt(ProtoWriter out, int value) throws IOException {
       if (value != 0) {
         out.writeVarint32(tag());
         out.writeInt32(value);
@@ -198,21 +227,24 @@ abstract class PojoField {
     }
 
     @Override
-    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
-      if (tag != tag()) {
-        super.readInto(pojo, in, tag, context);
-        return;
-      }
+      int value = readInt(in, tag, context);
       try {
-        field.setInt(pojo, in.readInt32());
+        field.setInt(pojo, value);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
     }
 
+    /** Reads this field's value: directly for its own tag, through the codec otherwise. */
+    protected final int readInt(CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      return tag == tag() ? in.readInt32() : (Integer) read(in, tag, context);
+    }
+
     @Override
-    void set(Object pojo, Object value) throws CodecException {
+    protected void set(Object pojo, Object value) throws CodecException {
       try {
         field.setInt(pojo, (Integer) value);
       } catch (IllegalAccessException e) {
@@ -222,22 +254,27 @@ abstract class PojoField {
   }
 
   /** A {@code long} field, without boxing. */
-  static final class LongField extends PojoField {
+  public static class LongField extends PojoField {
     private final Field field;
 
-    LongField(Field field, int number, ValueCodec<?> codec) {
+    protected LongField(Field field, int number, ValueCodec<?> codec) {
       super(field.getName(), number, codec);
       this.field = field;
     }
 
     @Override
-    void write(ProtoWriter out, Object pojo) throws IOException {
+    protected void write(ProtoWriter out, Object pojo) throws IOException {
       long value;
       try {
         value = field.getLong(pojo);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
+      writeLong(out, value);
+    }
+
+    /** Writes {@code value} with this field's tag; nothing for zero. */
+    protected final void writeLong(ProtoWriter out, long value) throws IOException {
       if (value != 0) {
         out.writeVarint32(tag());
         out.writeVarint64(value);
@@ -245,21 +282,24 @@ abstract class PojoField {
     }
 
     @Override
-    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
-      if (tag != tag()) {
-        super.readInto(pojo, in, tag, context);
-        return;
-      }
+      long value = readLong(in, tag, context);
       try {
-        field.setLong(pojo, in.readInt64());
+        field.setLong(pojo, value);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
     }
 
+    /** Reads this field's value: directly for its own tag, through the codec otherwise. */
+    protected final long readLong(CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      return tag == tag() ? in.readInt64() : (Long) read(in, tag, context);
+    }
+
     @Override
-    void set(Object pojo, Object value) throws CodecException {
+    protected void set(Object pojo, Object value) throws CodecException {
       try {
         field.setLong(pojo, (Long) value);
       } catch (IllegalAccessException e) {
@@ -269,22 +309,27 @@ abstract class PojoField {
   }
 
   /** A {@code double} field, without boxing. */
-  static final class DoubleField extends PojoField {
+  public static class DoubleField extends PojoField {
     private final Field field;
 
-    DoubleField(Field field, int number, ValueCodec<?> codec) {
+    protected DoubleField(Field field, int number, ValueCodec<?> codec) {
       super(field.getName(), number, codec);
       this.field = field;
     }
 
     @Override
-    void write(ProtoWriter out, Object pojo) throws IOException {
+    protected void write(ProtoWriter out, Object pojo) throws IOException {
       double value;
       try {
         value = field.getDouble(pojo);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
+      writeDouble(out, value);
+    }
+
+    /** Writes {@code value} with this field's tag; nothing for zero. */
+    protected final void writeDouble(ProtoWriter out, double value) throws IOException {
       if (Double.doubleToRawLongBits(value) != 0) {
         out.writeVarint32(tag());
         out.writeDouble(value);
@@ -292,21 +337,24 @@ abstract class PojoField {
     }
 
     @Override
-    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
-      if (tag != tag()) {
-        super.readInto(pojo, in, tag, context);
-        return;
-      }
+      double value = readDouble(in, tag, context);
       try {
-        field.setDouble(pojo, in.readDouble());
+        field.setDouble(pojo, value);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
     }
 
+    /** Reads this field's value: directly for its own tag, through the codec otherwise. */
+    protected final double readDouble(CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      return tag == tag() ? in.readDouble() : (Double) read(in, tag, context);
+    }
+
     @Override
-    void set(Object pojo, Object value) throws CodecException {
+    protected void set(Object pojo, Object value) throws CodecException {
       try {
         field.setDouble(pojo, (Double) value);
       } catch (IllegalAccessException e) {
@@ -316,22 +364,27 @@ abstract class PojoField {
   }
 
   /** A {@code boolean} field, without boxing. */
-  static final class BooleanField extends PojoField {
+  public static class BooleanField extends PojoField {
     private final Field field;
 
-    BooleanField(Field field, int number, ValueCodec<?> codec) {
+    protected BooleanField(Field field, int number, ValueCodec<?> codec) {
       super(field.getName(), number, codec);
       this.field = field;
     }
 
     @Override
-    void write(ProtoWriter out, Object pojo) throws IOException {
+    protected void write(ProtoWriter out, Object pojo) throws IOException {
       boolean value;
       try {
         value = field.getBoolean(pojo);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
+      writeBoolean(out, value);
+    }
+
+    /** Writes {@code value} with this field's tag; nothing for zero. */
+    protected final void writeBoolean(ProtoWriter out, boolean value) throws IOException {
       if (value) {
         out.writeVarint32(tag());
         out.writeBool(true);
@@ -339,21 +392,24 @@ abstract class PojoField {
     }
 
     @Override
-    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
-      if (tag != tag()) {
-        super.readInto(pojo, in, tag, context);
-        return;
-      }
+      boolean value = readBoolean(in, tag, context);
       try {
-        field.setBoolean(pojo, in.readBool());
+        field.setBoolean(pojo, value);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
     }
 
+    /** Reads this field's value: directly for its own tag, through the codec otherwise. */
+    protected final boolean readBoolean(CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      return tag == tag() ? in.readBool() : (Boolean) read(in, tag, context);
+    }
+
     @Override
-    void set(Object pojo, Object value) throws CodecException {
+    protected void set(Object pojo, Object value) throws CodecException {
       try {
         field.setBoolean(pojo, (Boolean) value);
       } catch (IllegalAccessException e) {
@@ -363,22 +419,27 @@ abstract class PojoField {
   }
 
   /** A {@code float} field, without boxing. */
-  static final class FloatField extends PojoField {
+  public static class FloatField extends PojoField {
     private final Field field;
 
-    FloatField(Field field, int number, ValueCodec<?> codec) {
+    protected FloatField(Field field, int number, ValueCodec<?> codec) {
       super(field.getName(), number, codec);
       this.field = field;
     }
 
     @Override
-    void write(ProtoWriter out, Object pojo) throws IOException {
+    protected void write(ProtoWriter out, Object pojo) throws IOException {
       float value;
       try {
         value = field.getFloat(pojo);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
+      writeFloat(out, value);
+    }
+
+    /** Writes {@code value} with this field's tag; nothing for zero. */
+    protected final void writeFloat(ProtoWriter out, float value) throws IOException {
       if (Float.floatToRawIntBits(value) != 0) {
         out.writeVarint32(tag());
         out.writeFloat(value);
@@ -386,21 +447,24 @@ abstract class PojoField {
     }
 
     @Override
-    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
-      if (tag != tag()) {
-        super.readInto(pojo, in, tag, context);
-        return;
-      }
+      float value = readFloat(in, tag, context);
       try {
-        field.setFloat(pojo, in.readFloat());
+        field.setFloat(pojo, value);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
     }
 
+    /** Reads this field's value: directly for its own tag, through the codec otherwise. */
+    protected final float readFloat(CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      return tag == tag() ? in.readFloat() : (Float) read(in, tag, context);
+    }
+
     @Override
-    void set(Object pojo, Object value) throws CodecException {
+    protected void set(Object pojo, Object value) throws CodecException {
       try {
         field.setFloat(pojo, (Float) value);
       } catch (IllegalAccessException e) {
@@ -410,47 +474,55 @@ abstract class PojoField {
   }
 
   /** A {@code String} field: written and read without going through a codec object. */
-  static final class StringField extends PojoField {
+  public static class StringField extends PojoField {
     private final Field field;
 
-    StringField(Field field, int number, ValueCodec<?> codec) {
+    protected StringField(Field field, int number, ValueCodec<?> codec) {
       super(field.getName(), number, codec);
       this.field = field;
     }
 
     @Override
-    void write(ProtoWriter out, Object pojo) throws IOException {
+    protected void write(ProtoWriter out, Object pojo) throws IOException {
       Object value;
       try {
         value = field.get(pojo);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
+      writeString(out, (String) value);
+    }
+
+    /** Writes {@code value} with this field's tag; nothing for null. */
+    protected final void writeString(ProtoWriter out, String value) throws IOException {
       if (value != null) {
         out.writeVarint32(tag());
-        out.writeString((String) value);
+        out.writeString(value);
       }
     }
 
     @Override
-    void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
-      if (tag != tag()) {
-        super.readInto(pojo, in, tag, context);
-        return;
-      }
+      String value = readString(in, tag, context);
       try {
-        field.set(pojo, Utf8Strings.read(in));
+        field.set(pojo, value);
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }
     }
 
+    /** Reads this field's value: directly for its own tag, through the codec otherwise. */
+    protected final String readString(CodedInputStream in, int tag, DecodeContext context)
+        throws IOException {
+      return tag == tag() ? Utf8Strings.read(in) : (String) read(in, tag, context);
+    }
+
     @Override
-    void set(Object pojo, Object value) throws CodecException {
+    protected void set(Object pojo, Object value) throws CodecException {
       try {
         field.set(pojo, value);
-      } catch (IllegalAccessException e) {
+      } catch (IllegalAccessException | IllegalArgumentException e) {
         throw accessFailed(e);
       }
     }
@@ -468,7 +540,7 @@ abstract class PojoField {
     }
 
     @Override
-    void write(ProtoWriter out, Object pojo) throws IOException {
+    protected void write(ProtoWriter out, Object pojo) throws IOException {
       Object value;
       try {
         value = accessor.invoke(pojo);
@@ -484,7 +556,7 @@ abstract class PojoField {
     }
 
     @Override
-    void set(Object pojo, Object value) {
+    protected void set(Object pojo, Object value) {
       throw new IllegalStateException("records are created whole, through their constructor");
     }
   }
