@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Returns {@code null}, and the caller falls back to reflection, for a final field (the JVM
  * allows {@code putfield} on it only in a constructor), a primitive type other than {@code int},
- * {@code long}, {@code double}, {@code float} and {@code boolean}, a class in a module that does
- * not open its package to RPCX, or one whose class loader cannot see RPCX.
+ * {@code long}, {@code double}, {@code float} and {@code boolean}, and a class in another module
+ * than RPCX's — a named module, or the unnamed module of another class loader (a child loader of
+ * an application server or a restart loader): {@code privateLookupIn} then lacks the full
+ * privilege {@code defineHiddenClass} needs, even when the package is open.
  */
 final class GeneratedFields {
   private static final Logger log = LoggerFactory.getLogger(GeneratedFields.class);
@@ -109,7 +111,12 @@ final class GeneratedFields {
     try {
       MethodHandles.Lookup ownerLookup =
           MethodHandles.privateLookupIn(owner, MethodHandles.lookup());
-      byte[] bytes = classFile(owner.getName() + "$$RpcxField", field, kind);
+      if (!ownerLookup.hasFullPrivilegeAccess()) {
+        log.debug("fields of {} are accessed reflectively: it is in another module", owner);
+        return null;
+      }
+      // The field's name in the class name makes stack traces and profiles readable.
+      byte[] bytes = classFile(owner.getName() + "$$RpcxField$" + field.getName(), field, kind);
       MethodHandles.Lookup hidden =
           ownerLookup.defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
       MethodType constructor =

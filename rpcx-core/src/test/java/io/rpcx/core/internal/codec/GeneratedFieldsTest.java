@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rpcx.testpojo.OtherPackagePojo;
 import java.lang.reflect.Field;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,16 @@ class GeneratedFieldsTest {
       assertTrue(GeneratedFields.isGenerated(field(EveryKind.class, name)), name);
     }
     assertTrue(GeneratedFields.isGenerated(field(Base.class, "inherited")));
+  }
+
+  @Test
+  void aPojoInAnotherPackageGetsGeneratedFieldsThatRoundTrip() throws Exception {
+    for (String name : List.of("count", "id", "amount", "paid", "name", "tags", "photo")) {
+      assertTrue(GeneratedFields.isGenerated(field(OtherPackagePojo.class, name)), name);
+    }
+    OtherPackagePojo pojo = OtherPackagePojo.sample();
+    OtherPackagePojo decoded = (OtherPackagePojo) roundTrip(OtherPackagePojo.class, pojo);
+    assertEquals(pojo.values(), decoded.values());
   }
 
   @Test
