@@ -53,7 +53,7 @@ final class GeneratedFields {
     STRING(
         PojoField.StringField.class, "Ljava/lang/String;", "writeString", "readString", null,
         null, 1),
-    OBJECT(PojoField.ObjectField.class, "Ljava/lang/Object;", "writeValue", "readValue", null,
+    OBJECT(PojoField.ObjectField.class, "Ljava/lang/Object;", "writeObject", "read", null,
         null, 1);
 
     final Class<? extends PojoField> base;

@@ -91,7 +91,8 @@ public abstract class PojoField {
   }
 
   /** Reads this field's value. */
-  final Object read(CodedInputStream in, int tag, DecodeContext context) throws IOException {
+  protected final Object read(CodedInputStream in, int tag, DecodeContext context)
+      throws IOException {
     try {
       return codec.readField(in, tag, context);
     } catch (CodecException e) {
@@ -108,7 +109,7 @@ public abstract class PojoField {
   protected abstract void set(Object pojo, Object value) throws CodecException;
 
   /** The common encoding of a field whose value is an object. */
-  final void writeObject(ProtoWriter out, Object value) throws IOException {
+  protected final void writeObject(ProtoWriter out, Object value) throws IOException {
     if (codec.isAbsent(value)) {
       return;
     }
@@ -175,17 +176,6 @@ public abstract class PojoField {
       if (!primitive || !isZero(value)) {
         writeObject(out, value);
       }
-    }
-
-    /** Writes a value of an object type with this field's tag; nothing when it is absent. */
-    protected final void writeValue(ProtoWriter out, Object value) throws IOException {
-      writeObject(out, value);
-    }
-
-    /** Reads this field's value. */
-    protected final Object readValue(CodedInputStream in, int tag, DecodeContext context)
-        throws IOException {
-      return read(in, tag, context);
     }
 
     @Override

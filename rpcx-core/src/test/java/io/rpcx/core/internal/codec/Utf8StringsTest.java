@@ -2,6 +2,7 @@ package io.rpcx.core.internal.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
@@ -68,7 +69,7 @@ class Utf8StringsTest {
     for (CodedInputStream in : inputs(negative)) {
       InvalidProtocolBufferException e =
           assertThrows(InvalidProtocolBufferException.class, () -> Utf8Strings.read(in));
-      assertEquals(true, e.getMessage().contains("negative size"), e.getMessage());
+      assertTrue(e.getMessage().contains("negative size"), e.getMessage());
     }
   }
 
@@ -83,7 +84,7 @@ class Utf8StringsTest {
             assertThrows(
                 InvalidProtocolBufferException.class,
                 () -> Utf8Strings.read(in));
-        assertEquals(true, e.getMessage().contains("truncated"), e.getMessage());
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
       }
     }
   }
