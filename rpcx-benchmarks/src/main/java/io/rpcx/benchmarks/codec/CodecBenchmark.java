@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
 public class CodecBenchmark {
 
-  @Param({"order", "orders", "info", "infoPhoto"})
+  @Param({"order", "orders", "info", "infoPhoto", "infoRecord"})
   public String shape;
 
   /**

@@ -7,6 +7,7 @@ import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
 import io.rpcx.benchmarks.grpc.ProtoMapper;
 import io.rpcx.benchmarks.model.Info;
+import io.rpcx.benchmarks.model.InfoRecord;
 import io.rpcx.benchmarks.model.OrderInfo;
 import io.rpcx.benchmarks.model.Payloads;
 import io.rpcx.core.internal.codec.CodecRegistry;
@@ -32,7 +33,7 @@ public final class CodecShapes {
   private CodecShapes() {}
 
   /** The shapes, by the name used as a JMH parameter. */
-  public static final List<String> NAMES = List.of("order", "orders", "info", "infoPhoto");
+  public static final List<String> NAMES = List.of("order", "orders", "info", "infoPhoto", "infoRecord");
 
   /** One way of encoding one value. */
   public interface Shape {
@@ -54,6 +55,8 @@ public final class CodecShapes {
         return Payloads.info(false);
       case "infoPhoto":
         return Payloads.info(true);
+      case "infoRecord":
+        return InfoRecord.of(Payloads.info(false));
       default:
         throw new IllegalArgumentException("unknown shape '" + shape + "'; known: " + NAMES);
     }
@@ -67,6 +70,8 @@ public final class CodecShapes {
           return OrderInfo.class;
         case "orders":
           return Declared.class.getDeclaredField("orders").getGenericType();
+        case "infoRecord":
+          return InfoRecord.class;
         default:
           return Info.class;
       }
@@ -83,7 +88,8 @@ public final class CodecShapes {
   /** The equivalent generated protobuf message of a shape. */
   @SuppressWarnings("unchecked")
   public static MessageLite protobuf(String shape) {
-    Object pojo = pojo(shape);
+    // protobuf has one message for the person, whichever Java form RPCX carries it in
+    Object pojo = pojo(shape.equals("infoRecord") ? "info" : shape);
     switch (shape) {
       case "order":
         return ProtoMapper.toProto((OrderInfo) pojo);

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CodecSizeTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"order", "orders", "info", "infoPhoto"})
+  @ValueSource(strings = {"order", "orders", "info", "infoPhoto", "infoRecord"})
   void rpcxIsWithinATenthOfProtobufsSize(String shape) {
     byte[] buffer = new byte[4 * 1024 * 1024];
     CodecShapes.Shape rpcx = CodecShapes.shape("rpcx", shape);

@@ -1,9 +1,8 @@
 package io.rpcx.core.internal.codec;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.rpcx.core.internal.codec.ClassFiles.ClassWriter;
+import io.rpcx.core.internal.codec.ClassFiles.Code;
+import io.rpcx.core.internal.codec.ClassFiles.ConstantPool;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
@@ -18,15 +17,16 @@ import org.slf4j.LoggerFactory;
  * of encoding and decoding lists of POJOs: docs/BENCHMARKS.md). The subclass is a hidden class,
  * a nestmate of the field's declaring class, so private fields are reachable. Its methods have no
  * branches: each reads or writes the field and calls a final helper of the kind (for instance
- * {@code IntField.writeInt}) where the zero checks and tags live, which the JIT inlines. The call
- * into the field stays the one virtual call {@code PojoCodec} makes per field anyway.
+ * {@code IntField.writeInt}) where the zero checks and tags live, which the JIT inlines.
+ *
+ * <p>Used for the fields a class's {@link GeneratedAccessors accessor} does not access itself
+ * (those its superclasses declare) and for every field of a class without an accessor (records
+ * excepted, whose components are read through their accessor methods).
  *
  * <p>Returns {@code null}, and the caller falls back to reflection, for a final field (the JVM
  * allows {@code putfield} on it only in a constructor), a primitive type other than {@code int},
  * {@code long}, {@code double}, {@code float} and {@code boolean}, and a class in another module
- * than RPCX's — a named module, or the unnamed module of another class loader (a child loader of
- * an application server or a restart loader): {@code privateLookupIn} then lacks the full
- * privilege {@code defineHiddenClass} needs, even when the package is open.
+ * than RPCX's ({@link ClassFiles#fullPrivilegeLookup}).
  */
 final class GeneratedFields {
   private static final Logger log = LoggerFactory.getLogger(GeneratedFields.class);
@@ -34,11 +34,13 @@ final class GeneratedFields {
   private static final String PROTO_WRITER = "Lio/rpcx/core/internal/codec/ProtoWriter;";
   private static final String READ_ARGUMENTS =
       "(Lcom/google/protobuf/CodedInputStream;ILio/rpcx/core/internal/codec/DecodeContext;)";
+  private static final String CONSTRUCTOR =
+      "(Ljava/lang/reflect/Field;ILio/rpcx/core/internal/codec/ValueCodec;)V";
 
   private GeneratedFields() {}
 
   /** What differs between the kinds of field: the base class, helpers and JVM types. */
-  private enum Kind {
+  enum Kind {
     INT(PojoField.IntField.class, "I", "writeInt", "readInt", "java/lang/Integer", "intValue", 1),
     LONG(PojoField.LongField.class, "J", "writeLong", "readLong", "java/lang/Long", "longValue", 2),
     DOUBLE(
@@ -109,10 +111,8 @@ final class GeneratedFields {
     }
     Class<?> owner = field.getDeclaringClass();
     try {
-      MethodHandles.Lookup ownerLookup =
-          MethodHandles.privateLookupIn(owner, MethodHandles.lookup());
-      if (!ownerLookup.hasFullPrivilegeAccess()) {
-        log.debug("fields of {} are accessed reflectively: it is in another module", owner);
+      MethodHandles.Lookup ownerLookup = ClassFiles.fullPrivilegeLookup(owner);
+      if (ownerLookup == null) {
         return null;
       }
       // The field's name in the class name makes stack traces and profiles readable.
@@ -150,193 +150,50 @@ final class GeneratedFields {
    * No branches, so no stack map frames.
    */
   private static byte[] classFile(String name, Field field, Kind kind) {
-    String owner = internalName(field.getDeclaringClass());
-    String base = internalName(kind.base);
-    ConstantPool pool = new ConstantPool();
-    int thisClass = pool.classRef(name.replace('.', '/'));
-    int superClass = pool.classRef(base);
-    int ownerClass = pool.classRef(owner);
-    int fieldRef = pool.fieldRef(ownerClass, field.getName(), descriptor(field.getType()));
-    int superInit =
-        pool.methodRef(
-            superClass, "<init>",
-            "(Ljava/lang/reflect/Field;ILio/rpcx/core/internal/codec/ValueCodec;)V");
+    ClassWriter writer = new ClassWriter(name, kind.base);
+    ConstantPool pool = writer.pool;
+    int superClass = writer.superClass();
+    int ownerClass = pool.classRef(ClassFiles.internalName(field.getDeclaringClass()));
+    int fieldRef =
+        pool.fieldRef(ownerClass, field.getName(), ClassFiles.descriptor(field.getType()));
+    int superInit = pool.methodRef(superClass, "<init>", CONSTRUCTOR);
     int writeHelper =
         pool.methodRef(superClass, kind.writeHelper, "(" + PROTO_WRITER + kind.valueDescriptor + ")V");
     int readHelper =
         pool.methodRef(superClass, kind.readHelper, READ_ARGUMENTS + kind.valueDescriptor);
-    int fieldClass = kind.box == null ? pool.classRef(classRefName(field.getType())) : 0;
+    int fieldClass =
+        kind.box == null ? pool.classRef(ClassFiles.classRefName(field.getType())) : 0;
     int boxClass = kind.box != null ? pool.classRef(kind.box) : 0;
     int unbox = kind.box != null ? pool.methodRef(boxClass, kind.unbox, "()" + kind.valueDescriptor) : 0;
-    int code = pool.utf8("Code");
-    int init = pool.utf8("<init>");
-    int initType = pool.utf8("(Ljava/lang/reflect/Field;ILio/rpcx/core/internal/codec/ValueCodec;)V");
-    int write = pool.utf8("write");
-    int writeType = pool.utf8("(" + PROTO_WRITER + "Ljava/lang/Object;)V");
-    int readInto = pool.utf8("readInto");
-    int readIntoType =
-        pool.utf8(
-            "(Ljava/lang/Object;Lcom/google/protobuf/CodedInputStream;I"
-                + "Lio/rpcx/core/internal/codec/DecodeContext;)V");
-    int set = pool.utf8("set");
-    int setType = pool.utf8("(Ljava/lang/Object;Ljava/lang/Object;)V");
 
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeInt(0xCAFEBABE);
-      out.writeShort(0);
-      out.writeShort(61); // Java 17; no branches, so no StackMapTable is needed
-      pool.writeTo(out);
-      out.writeShort(0x0010 | 0x0020); // ACC_FINAL | ACC_SUPER
-      out.writeShort(thisClass);
-      out.writeShort(superClass);
-      out.writeShort(0); // interfaces
-      out.writeShort(0); // fields
-      out.writeShort(4); // methods
-      method(out, 0x0001, init, initType, code, 4, 4, new Code()
-          .op(0x2a).op(0x2b).op(0x1c).op(0x2d) // aload_0, aload_1, iload_2, aload_3
-          .op(0xb7).index(superInit) // invokespecial super.<init>
-          .op(0xb1)); // return
-      method(out, 0x0004, write, writeType, code, 2 + kind.slots, 3, new Code()
-          .op(0x2a).op(0x2b).op(0x2c) // aload_0, aload_1, aload_2
-          .op(0xc0).index(ownerClass) // checkcast Owner
-          .op(0xb4).index(fieldRef) // getfield
-          .op(0xb6).index(writeHelper) // invokevirtual writeX
-          .op(0xb1));
-      Code read = new Code()
-          .op(0x2b).op(0xc0).index(ownerClass) // aload_1, checkcast Owner
-          .op(0x2a).op(0x2c).op(0x1d).op(0x19).op(4) // aload_0, aload_2, iload_3, aload 4
-          .op(0xb6).index(readHelper); // invokevirtual readX
-      if (kind == Kind.OBJECT) {
-        read.op(0xc0).index(fieldClass); // checkcast FieldType
-      }
-      method(out, 0x0004, readInto, readIntoType, code, 5, 5, read.op(0xb5).index(fieldRef).op(0xb1));
-      Code setCode = new Code().op(0x2b).op(0xc0).index(ownerClass).op(0x2c); // aload_1, cast, aload_2
-      if (kind.box != null) {
-        setCode.op(0xc0).index(boxClass).op(0xb6).index(unbox); // checkcast Box, invokevirtual
-      } else {
-        setCode.op(0xc0).index(fieldClass); // checkcast FieldType
-      }
-      method(out, 0x0004, set, setType, code, 1 + kind.slots, 3,
-          setCode.op(0xb5).index(fieldRef).op(0xb1));
-      out.writeShort(0); // class attributes
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    writer.method(0x0001, "<init>", CONSTRUCTOR, 4, 4, new Code()
+        .op(0x2a).op(0x2b).op(0x1c).op(0x2d) // aload_0, aload_1, iload_2, aload_3
+        .op(0xb7).index(superInit) // invokespecial super.<init>
+        .op(0xb1)); // return
+    writer.method(0x0001, "write", "(" + PROTO_WRITER + "Ljava/lang/Object;)V", 2 + kind.slots, 3,
+        new Code()
+            .op(0x2a).op(0x2b).op(0x2c) // aload_0, aload_1, aload_2
+            .op(0xc0).index(ownerClass) // checkcast Owner
+            .op(0xb4).index(fieldRef) // getfield
+            .op(0xb6).index(writeHelper) // invokevirtual writeX
+            .op(0xb1));
+    Code read = new Code()
+        .op(0x2b).op(0xc0).index(ownerClass) // aload_1, checkcast Owner
+        .op(0x2a).op(0x2c).op(0x1d).op(0x19).op(4) // aload_0, aload_2, iload_3, aload 4
+        .op(0xb6).index(readHelper); // invokevirtual readX
+    if (kind == Kind.OBJECT) {
+      read.op(0xc0).index(fieldClass); // checkcast FieldType
     }
-    return bytes.toByteArray();
-  }
-
-  private static void method(
-      DataOutputStream out, int access, int name, int type, int codeName, int maxStack,
-      int maxLocals, Code code) throws IOException {
-    byte[] instructions = code.bytes.toByteArray();
-    out.writeShort(access);
-    out.writeShort(name);
-    out.writeShort(type);
-    out.writeShort(1); // attributes: Code
-    out.writeShort(codeName);
-    out.writeInt(12 + instructions.length);
-    out.writeShort(maxStack);
-    out.writeShort(maxLocals);
-    out.writeInt(instructions.length);
-    out.write(instructions);
-    out.writeShort(0); // exception table
-    out.writeShort(0); // code attributes
-  }
-
-  /** Instructions of one method. */
-  private static final class Code {
-    final ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
-
-    Code op(int opcode) {
-      bytes.write(opcode);
-      return this;
+    writer.method(0x0001, "readInto", "(Ljava/lang/Object;" + READ_ARGUMENTS.substring(1) + "V",
+        5, 5, read.op(0xb5).index(fieldRef).op(0xb1));
+    Code setCode = new Code().op(0x2b).op(0xc0).index(ownerClass).op(0x2c); // aload_1, cast, aload_2
+    if (kind.box != null) {
+      setCode.op(0xc0).index(boxClass).op(0xb6).index(unbox); // checkcast Box, invokevirtual
+    } else {
+      setCode.op(0xc0).index(fieldClass); // checkcast FieldType
     }
-
-    Code index(int constant) {
-      bytes.write(constant >>> 8);
-      bytes.write(constant);
-      return this;
-    }
-  }
-
-  private static String internalName(Class<?> type) {
-    return type.getName().replace('.', '/');
-  }
-
-  /** The name a CONSTANT_Class entry uses: the internal name, or the descriptor of an array. */
-  private static String classRefName(Class<?> type) {
-    return type.isArray() ? descriptor(type) : internalName(type);
-  }
-
-  private static String descriptor(Class<?> type) {
-    if (type.isArray()) {
-      return internalName(type); // "[I", "[Ljava/lang/String;"
-    }
-    if (type.isPrimitive()) {
-      return MethodType.methodType(type).toMethodDescriptorString().substring(2);
-    }
-    return "L" + internalName(type) + ";";
-  }
-
-  /** The constant pool of one class; entries are appended, never shared. */
-  private static final class ConstantPool {
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
-    private final DataOutputStream out = new DataOutputStream(bytes);
-    private int count = 1;
-
-    int utf8(String value) {
-      return entry(1, o -> o.writeUTF(value));
-    }
-
-    int classRef(String internalName) {
-      int name = utf8(internalName);
-      return entry(7, o -> o.writeShort(name));
-    }
-
-    int fieldRef(int owner, String name, String descriptor) {
-      return memberRef(9, owner, name, descriptor);
-    }
-
-    int methodRef(int owner, String name, String descriptor) {
-      return memberRef(10, owner, name, descriptor);
-    }
-
-    private int memberRef(int tag, int owner, String name, String descriptor) {
-      int nameIndex = utf8(name);
-      int typeIndex = utf8(descriptor);
-      int nameAndType =
-          entry(
-              12,
-              o -> {
-                o.writeShort(nameIndex);
-                o.writeShort(typeIndex);
-              });
-      return entry(
-          tag,
-          o -> {
-            o.writeShort(owner);
-            o.writeShort(nameAndType);
-          });
-    }
-
-    private int entry(int tag, Body body) {
-      try {
-        out.writeByte(tag);
-        body.write(out);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return count++;
-    }
-
-    void writeTo(DataOutputStream target) throws IOException {
-      target.writeShort(count);
-      bytes.writeTo(target);
-    }
-
-    private interface Body {
-      void write(DataOutputStream out) throws IOException;
-    }
+    writer.method(0x0004, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V", 1 + kind.slots, 3,
+        setCode.op(0xb5).index(fieldRef).op(0xb1));
+    return writer.toBytes();
   }
 }

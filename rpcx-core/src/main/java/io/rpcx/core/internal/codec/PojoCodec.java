@@ -25,6 +25,8 @@ final class PojoCodec<T> extends MessageCodec<T> {
   /** For records: constructor position of each field (fields are in name order). */
   private final int[] constructorPosition;
   private PojoField[] fields;
+  /** Reads and writes the fields in generated code; {@code null} to go field by field. */
+  private PojoAccessor accessor;
   private FieldMapping identity;
   /** {@code seen} once every field was read, for classes of up to 64 fields. */
   private long allSeen;
@@ -45,9 +47,17 @@ final class PojoCodec<T> extends MessageCodec<T> {
     return new PojoCodec<>(type, canonical, positions);
   }
 
-  /** Completes the codec once its fields' codecs exist (they may refer back to this one). */
-  void link(PojoField[] fields) {
+  /**
+   * Completes the codec once its fields' codecs exist (they may refer back to this one).
+   *
+   * @param accessor the class's generated accessor, or {@code null}
+   */
+  void link(PojoField[] fields, PojoAccessor accessor) {
     this.fields = fields;
+    this.accessor = accessor;
+    if (accessor != null) {
+      accessor.bind(this);
+    }
     this.identity = FieldMapping.identity(fields.length);
     this.allSeen = fields.length >= Long.SIZE ? -1L : (1L << fields.length) - 1;
     List<TypeSchema.Field> described = new ArrayList<>();
@@ -55,6 +65,11 @@ final class PojoCodec<T> extends MessageCodec<T> {
       described.add(new TypeSchema.Field(field.name(), field.number(), field.codec().typeName()));
     }
     this.schema = new TypeSchema(typeName(), described);
+  }
+
+  /** Whether fields are read and written by a generated {@link PojoAccessor} (for tests). */
+  boolean hasAccessor() {
+    return accessor != null;
   }
 
   int fieldCount() {
@@ -86,8 +101,12 @@ final class PojoCodec<T> extends MessageCodec<T> {
   @Override
   protected void writePayload(ProtoWriter out, T value) throws IOException {
     out.enter(typeName());
-    for (PojoField field : fields) {
-      field.write(out, value);
+    if (accessor != null) {
+      accessor.writeFields(out, value);
+    } else {
+      for (PojoField field : fields) {
+        field.write(out, value);
+      }
     }
     out.exit();
   }
@@ -95,9 +114,41 @@ final class PojoCodec<T> extends MessageCodec<T> {
   @Override
   protected T readPayload(CodedInputStream in, DecodeContext context) throws IOException {
     FieldMapping mapping = context.mapping(this);
+    if (accessor != null && constructorPosition == null) {
+      T object = newInstance();
+      long seen = accessor.readFields(object, in, context, mapping);
+      if (seen != allSeen) {
+        setAbsent(object, mapping, seen, null);
+      }
+      return object;
+    }
     return constructorPosition == null
         ? readObject(in, context, mapping)
         : readRecord(in, context, mapping);
+  }
+
+  @SuppressWarnings("unchecked")
+  private T newInstance() throws CodecException {
+    try {
+      return (T) accessor.newInstance();
+    } catch (Exception e) { // also checked exceptions, which constructors may throw undeclared
+      throw new CodecException("the constructor of " + type.getName() + " threw " + e, e);
+    }
+  }
+
+  /** Sets the fields the sender has but did not send (as it leaves out null and zero). */
+  private void setAbsent(T object, FieldMapping mapping, long seen, boolean[] seenWide)
+      throws CodecException {
+    for (int i = 0; i < fields.length; i++) {
+      boolean read = seenWide == null ? (seen & (1L << i)) != 0 : seenWide[i];
+      if (!read && mapping.senderHas(i)) {
+        if (accessor != null) {
+          accessor.setAbsent(object, i);
+        } else {
+          fields[i].setAbsent(object);
+        }
+      }
+    }
   }
 
   private T readObject(CodedInputStream in, DecodeContext context, FieldMapping mapping)
@@ -124,12 +175,7 @@ final class PojoCodec<T> extends MessageCodec<T> {
       }
     }
     if (seenWide != null || seen != allSeen) {
-      for (int i = 0; i < fields.length; i++) {
-        boolean read = seenWide == null ? (seen & (1L << i)) != 0 : seenWide[i];
-        if (!read && mapping.senderHas(i)) {
-          fields[i].setAbsent(object);
-        }
-      }
+      setAbsent(object, mapping, seen, seenWide);
     }
     return object;
   }
@@ -156,11 +202,20 @@ final class PojoCodec<T> extends MessageCodec<T> {
         arguments[constructorPosition[i]] = fields[i].codec().absentValue();
       }
     }
+    if (accessor != null) {
+      try {
+        @SuppressWarnings("unchecked")
+        T record = (T) accessor.newRecord(arguments);
+        return record;
+      } catch (Exception e) { // also checked exceptions, which constructors may throw undeclared
+        throw new CodecException("the constructor of " + type.getName() + " threw " + e, e);
+      }
+    }
     return instantiate(arguments);
   }
 
   /** The receiver field of a tag, or -1 to skip it; fails on a field of an incompatible type. */
-  private int localIndex(FieldMapping mapping, int tag) throws CodecException {
+  int localIndex(FieldMapping mapping, int tag) throws CodecException {
     int number = WireFormat.getTagFieldNumber(tag);
     int index = mapping.localIndex(number);
     if (index == FieldMapping.INCOMPATIBLE) {

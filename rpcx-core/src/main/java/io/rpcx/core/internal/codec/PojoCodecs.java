@@ -138,15 +138,28 @@ final class PojoCodecs implements CodecFactory {
     PojoCodec<T> codec = PojoCodec.forClass(raw, constructor);
     resolver.registerInProgress(raw, codec);
     PojoField[] pojoFields = new PojoField[fields.size()];
+    ValueCodec<?>[] fieldCodecs = new ValueCodec<?>[fields.size()];
     for (int i = 0; i < pojoFields.length; i++) {
       Field field = fields.get(i);
-      ValueCodec<?> fieldCodec =
+      fieldCodecs[i] =
           resolver.resolve(
               field.getGenericType(),
               "field '" + field.getName() + "' of " + field.getDeclaringClass().getName());
-      pojoFields[i] = PojoField.forField(field, i + 1, fieldCodec);
+      // A field the class's accessor reads and writes itself needs no generated field of its own.
+      pojoFields[i] =
+          GeneratedAccessors.accessesDirectly(raw, field)
+              ? PojoField.reflective(field, i + 1, fieldCodecs[i])
+              : PojoField.forField(field, i + 1, fieldCodecs[i]);
     }
-    codec.link(pojoFields);
+    PojoAccessor accessor = GeneratedAccessors.forClass(raw, fields, pojoFields);
+    if (accessor == null) {
+      for (int i = 0; i < pojoFields.length; i++) {
+        if (GeneratedAccessors.accessesDirectly(raw, fields.get(i))) {
+          pojoFields[i] = PojoField.forField(fields.get(i), i + 1, fieldCodecs[i]);
+        }
+      }
+    }
+    codec.link(pojoFields, accessor);
     return codec;
   }
 
@@ -192,8 +205,31 @@ final class PojoCodecs implements CodecFactory {
               "component '" + component.getName() + "' of " + raw.getName());
       fields[i] = PojoField.forRecordComponent(component.getName(), accessor, i + 1, fieldCodec);
     }
-    codec.link(fields);
+    codec.link(fields, recordAccessor(raw, canonical, sorted, fields));
     return codec;
+  }
+
+  /**
+   * The generated accessor of a record, or {@code null}. It writes the components' private fields
+   * directly, with the helpers of reflective field kinds over those fields (never used to read or
+   * set them), and the components it cannot write directly through their accessor methods.
+   */
+  private static PojoAccessor recordAccessor(
+      Class<?> raw, Constructor<?> canonical, List<RecordComponent> sorted, PojoField[] fields) {
+    List<Field> componentFields = new ArrayList<>();
+    PojoField[] helpers = fields.clone();
+    try {
+      for (int i = 0; i < fields.length; i++) {
+        Field field = raw.getDeclaredField(sorted.get(i).getName());
+        componentFields.add(field);
+        if (GeneratedAccessors.accessesDirectly(raw, field)) {
+          helpers[i] = PojoField.reflective(field, i + 1, fields[i].codec());
+        }
+      }
+    } catch (NoSuchFieldException e) {
+      return null; // not a record javac compiled: components without fields of the same names
+    }
+    return GeneratedAccessors.forRecord(raw, canonical, componentFields, helpers);
   }
 
   private static UnsupportedTypeException inaccessible(

@@ -82,16 +82,16 @@ public abstract class PojoField {
   }
 
   /** Writes this field of {@code pojo}, tag included; nothing when it is null or zero. */
-  protected abstract void write(ProtoWriter out, Object pojo) throws IOException;
+  public abstract void write(ProtoWriter out, Object pojo) throws IOException;
 
   /** Reads this field's value (of a class) into {@code pojo}. */
-  protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+  public void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
       throws IOException {
     set(pojo, read(in, tag, context));
   }
 
   /** Reads this field's value. */
-  protected final Object read(CodedInputStream in, int tag, DecodeContext context)
+  public final Object read(CodedInputStream in, int tag, DecodeContext context)
       throws IOException {
     try {
       return codec.readField(in, tag, context);
@@ -101,15 +101,20 @@ public abstract class PojoField {
   }
 
   /** Sets the field of a class to the value of an absent field: null, zero or empty. */
-  final void setAbsent(Object pojo) throws CodecException {
+  public final void setAbsent(Object pojo) throws CodecException {
     set(pojo, codec.absentValue());
+  }
+
+  /** The value of an absent field: null, zero or empty. */
+  public final Object absentValue() {
+    return codec.absentValue();
   }
 
   /** Sets the field of a class to {@code value}. */
   protected abstract void set(Object pojo, Object value) throws CodecException;
 
   /** The common encoding of a field whose value is an object. */
-  protected final void writeObject(ProtoWriter out, Object value) throws IOException {
+  public final void writeObject(ProtoWriter out, Object value) throws IOException {
     if (codec.isAbsent(value)) {
       return;
     }
@@ -166,7 +171,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void write(ProtoWriter out, Object pojo) throws IOException {
+    public void write(ProtoWriter out, Object pojo) throws IOException {
       Object value;
       try {
         value = field.get(pojo);
@@ -198,7 +203,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void write(ProtoWriter out, Object pojo) throws IOException {
+    public void write(ProtoWriter out, Object pojo) throws IOException {
       int value;
       try {
         value = field.getInt(pojo);
@@ -209,7 +214,7 @@ public abstract class PojoField {
     }
 
     /** Writes {@code value} with this field's tag; nothing for zero. */
-    protected final void writeInt(ProtoWriter out, int value) throws IOException {
+    public final void writeInt(ProtoWriter out, int value) throws IOException {
       if (value != 0) {
         out.writeVarint32(tag());
         out.writeInt32(value);
@@ -217,7 +222,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    public void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       int value = readInt(in, tag, context);
       try {
@@ -228,7 +233,7 @@ public abstract class PojoField {
     }
 
     /** Reads this field's value: directly for its own tag, through the codec otherwise. */
-    protected final int readInt(CodedInputStream in, int tag, DecodeContext context)
+    public final int readInt(CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       return tag == tag() ? in.readInt32() : (Integer) read(in, tag, context);
     }
@@ -253,7 +258,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void write(ProtoWriter out, Object pojo) throws IOException {
+    public void write(ProtoWriter out, Object pojo) throws IOException {
       long value;
       try {
         value = field.getLong(pojo);
@@ -264,7 +269,7 @@ public abstract class PojoField {
     }
 
     /** Writes {@code value} with this field's tag; nothing for zero. */
-    protected final void writeLong(ProtoWriter out, long value) throws IOException {
+    public final void writeLong(ProtoWriter out, long value) throws IOException {
       if (value != 0) {
         out.writeVarint32(tag());
         out.writeVarint64(value);
@@ -272,7 +277,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    public void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       long value = readLong(in, tag, context);
       try {
@@ -283,7 +288,7 @@ public abstract class PojoField {
     }
 
     /** Reads this field's value: directly for its own tag, through the codec otherwise. */
-    protected final long readLong(CodedInputStream in, int tag, DecodeContext context)
+    public final long readLong(CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       return tag == tag() ? in.readInt64() : (Long) read(in, tag, context);
     }
@@ -308,7 +313,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void write(ProtoWriter out, Object pojo) throws IOException {
+    public void write(ProtoWriter out, Object pojo) throws IOException {
       double value;
       try {
         value = field.getDouble(pojo);
@@ -319,7 +324,7 @@ public abstract class PojoField {
     }
 
     /** Writes {@code value} with this field's tag; nothing for zero. */
-    protected final void writeDouble(ProtoWriter out, double value) throws IOException {
+    public final void writeDouble(ProtoWriter out, double value) throws IOException {
       if (Double.doubleToRawLongBits(value) != 0) {
         out.writeVarint32(tag());
         out.writeDouble(value);
@@ -327,7 +332,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    public void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       double value = readDouble(in, tag, context);
       try {
@@ -338,7 +343,7 @@ public abstract class PojoField {
     }
 
     /** Reads this field's value: directly for its own tag, through the codec otherwise. */
-    protected final double readDouble(CodedInputStream in, int tag, DecodeContext context)
+    public final double readDouble(CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       return tag == tag() ? in.readDouble() : (Double) read(in, tag, context);
     }
@@ -363,7 +368,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void write(ProtoWriter out, Object pojo) throws IOException {
+    public void write(ProtoWriter out, Object pojo) throws IOException {
       boolean value;
       try {
         value = field.getBoolean(pojo);
@@ -374,7 +379,7 @@ public abstract class PojoField {
     }
 
     /** Writes {@code value} with this field's tag; nothing for zero. */
-    protected final void writeBoolean(ProtoWriter out, boolean value) throws IOException {
+    public final void writeBoolean(ProtoWriter out, boolean value) throws IOException {
       if (value) {
         out.writeVarint32(tag());
         out.writeBool(true);
@@ -382,7 +387,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    public void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       boolean value = readBoolean(in, tag, context);
       try {
@@ -393,7 +398,7 @@ public abstract class PojoField {
     }
 
     /** Reads this field's value: directly for its own tag, through the codec otherwise. */
-    protected final boolean readBoolean(CodedInputStream in, int tag, DecodeContext context)
+    public final boolean readBoolean(CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       return tag == tag() ? in.readBool() : (Boolean) read(in, tag, context);
     }
@@ -418,7 +423,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void write(ProtoWriter out, Object pojo) throws IOException {
+    public void write(ProtoWriter out, Object pojo) throws IOException {
       float value;
       try {
         value = field.getFloat(pojo);
@@ -429,7 +434,7 @@ public abstract class PojoField {
     }
 
     /** Writes {@code value} with this field's tag; nothing for zero. */
-    protected final void writeFloat(ProtoWriter out, float value) throws IOException {
+    public final void writeFloat(ProtoWriter out, float value) throws IOException {
       if (Float.floatToRawIntBits(value) != 0) {
         out.writeVarint32(tag());
         out.writeFloat(value);
@@ -437,7 +442,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    public void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       float value = readFloat(in, tag, context);
       try {
@@ -448,7 +453,7 @@ public abstract class PojoField {
     }
 
     /** Reads this field's value: directly for its own tag, through the codec otherwise. */
-    protected final float readFloat(CodedInputStream in, int tag, DecodeContext context)
+    public final float readFloat(CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       return tag == tag() ? in.readFloat() : (Float) read(in, tag, context);
     }
@@ -473,7 +478,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void write(ProtoWriter out, Object pojo) throws IOException {
+    public void write(ProtoWriter out, Object pojo) throws IOException {
       Object value;
       try {
         value = field.get(pojo);
@@ -484,7 +489,7 @@ public abstract class PojoField {
     }
 
     /** Writes {@code value} with this field's tag; nothing for null. */
-    protected final void writeString(ProtoWriter out, String value) throws IOException {
+    public final void writeString(ProtoWriter out, String value) throws IOException {
       if (value != null) {
         out.writeVarint32(tag());
         out.writeString(value);
@@ -492,7 +497,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
+    public void readInto(Object pojo, CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       String value = readString(in, tag, context);
       try {
@@ -503,7 +508,7 @@ public abstract class PojoField {
     }
 
     /** Reads this field's value: directly for its own tag, through the codec otherwise. */
-    protected final String readString(CodedInputStream in, int tag, DecodeContext context)
+    public final String readString(CodedInputStream in, int tag, DecodeContext context)
         throws IOException {
       return tag == tag() ? Utf8Strings.read(in) : (String) read(in, tag, context);
     }
@@ -530,7 +535,7 @@ public abstract class PojoField {
     }
 
     @Override
-    protected void write(ProtoWriter out, Object pojo) throws IOException {
+    public void write(ProtoWriter out, Object pojo) throws IOException {
       Object value;
       try {
         value = accessor.invoke(pojo);
