@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
 final class ClassFiles {
   private static final Logger log = LoggerFactory.getLogger(ClassFiles.class);
 
-  /** Verification types of stack map frames; an object type is {@link #object(int)}. */
+  /** The verification type of an {@code int} (or boolean, byte, char, short) local. */
   static final int INTEGER = 1;
 
+  /** The verification type of a {@code long} local: one frame entry for its two slots. */
   static final int LONG = 4;
 
   private ClassFiles() {}
@@ -104,7 +105,8 @@ final class ClassFiles {
     }
 
     /** Adds a method; {@code code} ends in a return or throw. */
-    void method(int access, String name, String descriptor, int maxStack, int maxLocals, Code code) {
+    void method(
+        int access, String name, String descriptor, int maxStack, int maxLocals, Code code) {
       byte[] instructions = code.toBytes();
       byte[] frames = code.stackMapTable();
       int nameIndex = pool.utf8(name);

@@ -15,26 +15,33 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes a {@link PojoAccessor} per POJO class: a hidden class, nestmate of the POJO, whose methods
- * create the object with {@code new}, write every field in one straight-line method and read them
- * in one loop over a {@code tableswitch}, as protobuf's generated code does. Profiles of lists of
- * POJOs had the one virtual call per field (to a different class for each field, so never
- * inlined) as the largest frame of decoding; here the fields of a class are one method the JIT
- * compiles and inlines as a unit.
+ * Makes a {@link PojoAccessor} per POJO class and record: a hidden class, nestmate of the POJO,
+ * whose methods create the object without reflection, write every field in one straight-line
+ * method and (for classes) read them in one loop over a {@code tableswitch}, as protobuf's
+ * generated code does.
  *
- * <p>A field is accessed directly ({@code getfield}/{@code putfield} plus its kind's final helper,
- * such as {@code IntField.writeInt}, where the zero checks and tags live) when the POJO class
+ * <p>What it was measured to change (docs/BENCHMARKS.md, "Codec work"): encoding a record went from
+ * {@code Method.invoke} per component to plain calls of its accessor methods (133 to 85 ns for the
+ * {@code infoRecord} shape), and decoding small classes lost the per-field virtual call (info 134
+ * to 122 ns). Long lists of POJOs are bound by copying strings, and did not change.
+ *
+ * <p>A class's field is accessed directly ({@code getfield}/{@code putfield} plus its kind's final
+ * helper, such as {@code IntField.writeInt}, where the zero checks and tags live) when the class
  * itself declares it and its type is {@code int}, {@code long}, {@code double}, {@code float},
  * {@code boolean} or a reference type; a final field is written directly and read through its
- * {@link PojoField}, which may set it reflectively. Other fields (inherited ones, {@code short},
- * {@code char}, {@code byte}) go through their {@link PojoField}. No accessor, and the codec works
- * field by field, for records, classes of more than 64 fields and classes in another module than
- * RPCX's ({@link ClassFiles#fullPrivilegeLookup}).
+ * {@link PojoField}, which may set it reflectively. A record's components of those types are
+ * written through their accessor methods (which may compute, copy or redact a value, so the field
+ * is never read behind their back), and a record is created by its canonical constructor; it is
+ * read into an array by {@link PojoCodec}, as before. Other fields (inherited ones, {@code short},
+ * {@code char}, {@code byte}) go through their {@link PojoField}. There is no accessor, and the
+ * codec works field by field, for types of no fields or more than 64 and for classes in another
+ * module than RPCX's ({@link ClassFiles#fullPrivilegeLookup}).
  */
 final class GeneratedAccessors {
   private static final Logger log = LoggerFactory.getLogger(GeneratedAccessors.class);
@@ -73,7 +80,7 @@ final class GeneratedAccessors {
    */
   static PojoAccessor forRecord(
       Class<?> owner, Constructor<?> canonical, List<Field> fields, PojoField[] pojoFields) {
-    if (fields.isEmpty()) {
+    if (fields.isEmpty() || fields.size() > MAX_FIELDS) {
       return null;
     }
     return define(owner, fields, pojoFields, canonical);
@@ -146,6 +153,9 @@ final class GeneratedAccessors {
     int[] accessorField = new int[n];
     int[] fieldClass = new int[n];
     int[] pojoField = new int[n];
+    // How writeFields gets a value: getfield, or for a record its component's accessor method,
+    // which may compute, copy or redact what the field holds.
+    int[] valueRead = new int[n];
     for (int i = 0; i < n; i++) {
       Field field = fields.get(i);
       Kind kind = directKind(owner, field);
@@ -154,8 +164,12 @@ final class GeneratedAccessors {
       accessorField[i] = pool.fieldRef(thisClass, "f" + i, "L" + helperOwner + ";");
       fieldClass[i] = pool.classRef(helperOwner);
       if (kind != null) {
-        pojoField[i] =
-            pool.fieldRef(ownerClass, field.getName(), ClassFiles.descriptor(field.getType()));
+        String type = ClassFiles.descriptor(field.getType());
+        pojoField[i] = pool.fieldRef(ownerClass, field.getName(), type);
+        valueRead[i] =
+            canonical == null
+                ? pojoField[i]
+                : pool.methodRef(ownerClass, field.getName(), "()" + type);
       }
     }
 
@@ -179,14 +193,15 @@ final class GeneratedAccessors {
     }
 
     Code write = new Code().op(0x2c).op(0xc0).index(ownerClass).op(0x4e); // aload_2, cast, astore_3
-    int writeThrough = pool.methodRef(pojoFieldClass, "write", "(" + PROTO_WRITER + "Ljava/lang/Object;)V");
+    int writeThrough =
+        pool.methodRef(pojoFieldClass, "write", "(" + PROTO_WRITER + "Ljava/lang/Object;)V");
     for (int i = 0; i < n; i++) {
       Kind kind = directKind(owner, fields.get(i));
       write.op(0x2a).op(0xb4).index(accessorField[i]).op(0x2b).op(0x2d); // this.fi, out, o
       if (kind == null) {
         write.op(0xb6).index(writeThrough); // invokevirtual PojoField.write
       } else {
-        write.op(0xb4).index(pojoField[i]) // getfield o.field
+        write.op(canonical == null ? 0xb4 : 0xb6).index(valueRead[i]) // o.field or o.field()
             .op(0xb6).index(pool.methodRef(fieldClass[i], kind.writeHelper,
                 "(" + PROTO_WRITER + kind.valueDescriptor + ")V")); // invokevirtual writeX
       }
@@ -228,7 +243,8 @@ final class GeneratedAccessors {
         pool.methodRef(pool.classRef(ClassFiles.internalName(PojoAccessor.class)), "localIndex",
             "(" + MAPPING + "I)I");
     int readThrough =
-        pool.methodRef(pojoFieldClass, "readInto", "(Ljava/lang/Object;" + INPUT + "I" + CONTEXT + ")V");
+        pool.methodRef(
+            pojoFieldClass, "readInto", "(Ljava/lang/Object;" + INPUT + "I" + CONTEXT + ")V");
 
     Label loop = new Label();
     Label haveTag = new Label();
@@ -352,7 +368,7 @@ final class GeneratedAccessors {
   }
 
   private static int[] append(int[] types, int type) {
-    int[] longer = java.util.Arrays.copyOf(types, types.length + 1);
+    int[] longer = Arrays.copyOf(types, types.length + 1);
     longer[types.length] = type;
     return longer;
   }

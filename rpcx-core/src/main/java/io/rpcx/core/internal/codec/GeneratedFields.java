@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * {@code IntField.writeInt}) where the zero checks and tags live, which the JIT inlines.
  *
  * <p>Used for the fields a class's {@link GeneratedAccessors accessor} does not access itself
- * (those its superclasses declare) and for every field of a class without an accessor (records
- * excepted, whose components are read through their accessor methods).
+ * (those its superclasses declare) and for every field of a class without an accessor. Never for
+ * records, whose components are read through their accessor methods.
  *
  * <p>Returns {@code null}, and the caller falls back to reflection, for a final field (the JVM
  * allows {@code putfield} on it only in a constructor), a primitive type other than {@code int},

@@ -4,11 +4,13 @@ import com.google.protobuf.CodedInputStream;
 import java.io.IOException;
 
 /**
- * Creates, writes and reads the objects of one POJO class in straight-line code: the base of the
- * class {@link GeneratedAccessors} makes per POJO class, which it must be public for (the generated
- * class lives in the POJO's package). Where {@link PojoCodec} would make one virtual call per
- * field, the generated methods read and write every field in one method, as protobuf's generated
- * code does, so the JIT compiles each class's fields as one unit.
+ * Creates, writes and reads the objects of one POJO class or record in straight-line code: the
+ * base of the class {@link GeneratedAccessors} makes per type, which is why it is public (the
+ * generated class lives in the POJO's package). Where {@link PojoCodec} would make one virtual call
+ * per field, the generated methods handle every field in one method, as protobuf's generated code
+ * does, so the JIT compiles a type's fields as one unit. Classes use {@code newInstance}, {@code
+ * readFields} and {@code setAbsent}; records {@code newRecord}; both {@code writeFields}.
+ * Stateless once {@link PojoCodec#link} has bound it, before the codec is shared: thread-safe.
  */
 public abstract class PojoAccessor {
   private PojoCodec<?> codec;

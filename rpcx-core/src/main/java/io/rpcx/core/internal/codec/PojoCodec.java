@@ -101,7 +101,14 @@ final class PojoCodec<T> extends MessageCodec<T> {
   @Override
   protected void writePayload(ProtoWriter out, T value) throws IOException {
     out.enter(typeName());
-    if (accessor != null) {
+    if (accessor != null && constructorPosition != null) {
+      try {
+        accessor.writeFields(out, value);
+      } catch (RuntimeException e) { // from a component's accessor method
+        throw new CodecException(
+            "an accessor method of record " + type.getName() + " threw " + e, e);
+      }
+    } else if (accessor != null) {
       accessor.writeFields(out, value);
     } else {
       for (PojoField field : fields) {
@@ -131,7 +138,9 @@ final class PojoCodec<T> extends MessageCodec<T> {
   private T newInstance() throws CodecException {
     try {
       return (T) accessor.newInstance();
-    } catch (Exception e) { // also checked exceptions, which constructors may throw undeclared
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) { // as Constructor.newInstance would report it, checked ones included
       throw new CodecException("the constructor of " + type.getName() + " threw " + e, e);
     }
   }
@@ -207,7 +216,9 @@ final class PojoCodec<T> extends MessageCodec<T> {
         @SuppressWarnings("unchecked")
         T record = (T) accessor.newRecord(arguments);
         return record;
-      } catch (Exception e) { // also checked exceptions, which constructors may throw undeclared
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) { // as Constructor.newInstance would report it, checked ones included
         throw new CodecException("the constructor of " + type.getName() + " threw " + e, e);
       }
     }

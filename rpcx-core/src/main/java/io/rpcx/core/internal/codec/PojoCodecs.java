@@ -193,9 +193,9 @@ final class PojoCodecs implements CodecFactory {
     PojoField[] fields = new PojoField[sorted.size()];
     for (int i = 0; i < fields.length; i++) {
       RecordComponent component = sorted.get(i);
-      Method accessor = component.getAccessor();
+      Method componentAccessor = component.getAccessor();
       try {
-        accessor.setAccessible(true);
+        componentAccessor.setAccessible(true);
       } catch (RuntimeException e) {
         throw inaccessible(raw, "component '" + component.getName() + "'", e);
       }
@@ -203,16 +203,18 @@ final class PojoCodecs implements CodecFactory {
           resolver.resolve(
               component.getGenericType(),
               "component '" + component.getName() + "' of " + raw.getName());
-      fields[i] = PojoField.forRecordComponent(component.getName(), accessor, i + 1, fieldCodec);
+      fields[i] =
+          PojoField.forRecordComponent(component.getName(), componentAccessor, i + 1, fieldCodec);
     }
     codec.link(fields, recordAccessor(raw, canonical, sorted, fields));
     return codec;
   }
 
   /**
-   * The generated accessor of a record, or {@code null}. It writes the components' private fields
-   * directly, with the helpers of reflective field kinds over those fields (never used to read or
-   * set them), and the components it cannot write directly through their accessor methods.
+   * The generated accessor of a record, or {@code null}. It calls the components' accessor
+   * methods itself and writes their values with the helpers of field kinds made over the
+   * components' fields (only their tags and codecs are used, never the fields); the components it
+   * does not call directly go through {@code fields}.
    */
   private static PojoAccessor recordAccessor(
       Class<?> raw, Constructor<?> canonical, List<RecordComponent> sorted, PojoField[] fields) {

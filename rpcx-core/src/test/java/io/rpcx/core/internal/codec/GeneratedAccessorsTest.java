@@ -66,6 +66,15 @@ class GeneratedAccessorsTest {
     private List<String> tags = new ArrayList<>(List.of("default"));
     private Optional<String> note = Optional.of("default");
     private short small = 7;
+    private final int fixed;
+
+    Defaults() {
+      this(7);
+    }
+
+    Defaults(int fixed) {
+      this.fixed = fixed;
+    }
   }
 
   static final class Throwing {
@@ -199,7 +208,7 @@ class GeneratedAccessorsTest {
 
   @Test
   void nullAndZeroFromTheSenderReplaceTheConstructorsDefaults() throws Exception {
-    Defaults sent = new Defaults();
+    Defaults sent = new Defaults(0);
     sent.count = 0;
     sent.id = 0;
     sent.amount = 0;
@@ -221,6 +230,7 @@ class GeneratedAccessorsTest {
     assertNull(decoded.tags);
     assertEquals(Optional.empty(), decoded.note);
     assertEquals(0, decoded.small);
+    assertEquals(0, decoded.fixed);
   }
 
   @Test
@@ -241,10 +251,61 @@ class GeneratedAccessorsTest {
   }
 
   @Test
-  void aPojoInAnotherPackageRoundTripsThroughItsAccessor() throws Exception {
-    OtherPackagePojo pojo = OtherPackagePojo.sample();
-    OtherPackagePojo decoded = (OtherPackagePojo) roundTrip(OtherPackagePojo.class, pojo);
-    assertEquals(pojo.values(), decoded.values());
+  void aPojoInAnotherPackageRoundTripsThroughItsAccessorWithValuesAndWithout() throws Exception {
+    for (OtherPackagePojo pojo : List.of(OtherPackagePojo.sample(), OtherPackagePojo.empty())) {
+      OtherPackagePojo decoded = (OtherPackagePojo) roundTrip(OtherPackagePojo.class, pojo);
+      assertEquals(pojo.values(), decoded.values());
+    }
+  }
+
+  @Test
+  void theShapesOfTheCodecTestsGetAccessorsUpTo64Fields() {
+    for (Class<?> type :
+        List.of(PojoCodecTest.Order.class, PojoCodecTest.Node.class,
+            PojoCodecTest.Exactly64.class, PojoCodecTest.WithDefaults.class,
+            io.rpcx.core.internal.codec.v1.Customer.class)) {
+      assertTrue(pojoCodec(type).hasAccessor(), type.getName());
+    }
+    assertFalse(pojoCodec(PojoCodecTest.Wide.class).hasAccessor());
+  }
+
+  /** A record whose accessor methods redact and check what the fields hold. */
+  record Credentials(String user, String password) {
+    @Override
+    public String password() {
+      return "***";
+    }
+
+    @Override
+    public String user() {
+      if (user.isEmpty()) {
+        throw new IllegalStateException("no user");
+      }
+      return user;
+    }
+  }
+
+  @Test
+  void aRecordIsWrittenThroughItsAccessorMethodsNotItsFields() throws Exception {
+    Credentials decoded =
+        (Credentials) roundTrip(Credentials.class, new Credentials("ada", "secret"));
+    assertEquals("ada", decoded.user);
+    assertEquals("***", decoded.password);
+
+    CodecException e =
+        assertThrows(
+            CodecException.class,
+            () -> encodeOrThrow(Credentials.class, new Credentials("", "secret")));
+    assertEquals(
+        "an accessor method of record " + Credentials.class.getName()
+            + " threw java.lang.IllegalStateException: no user",
+        e.getMessage());
+  }
+
+  private static void encodeOrThrow(Class<?> type, Object value) throws IOException {
+    @SuppressWarnings("unchecked")
+    PojoCodec<Object> codec = (PojoCodec<Object>) pojoCodec(type);
+    codec.writePayload(new ByteArrayProtoWriter(), value);
   }
 
   private static EveryKind sample() {
