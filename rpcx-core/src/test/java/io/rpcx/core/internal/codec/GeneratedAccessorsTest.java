@@ -12,6 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rpcx.testpojo.OtherPackagePojo;
 import java.io.IOException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -255,6 +258,25 @@ class GeneratedAccessorsTest {
     for (OtherPackagePojo pojo : List.of(OtherPackagePojo.sample(), OtherPackagePojo.empty())) {
       OtherPackagePojo decoded = (OtherPackagePojo) roundTrip(OtherPackagePojo.class, pojo);
       assertEquals(pojo.values(), decoded.values());
+    }
+  }
+
+  @Test
+  void aPojoOfAnotherClassLoaderIsCarriedFieldByField() throws Exception {
+    // As a child loader of an application server or a development-time restart loader would
+    // load it: the JVM grants no full privilege on it, so no accessor, and the codec still works.
+    URL testClasses = OtherPackagePojo.class.getProtectionDomain().getCodeSource().getLocation();
+    try (URLClassLoader loader =
+        new URLClassLoader(new URL[] {testClasses}, ClassLoader.getPlatformClassLoader())) {
+      Class<?> type = loader.loadClass(OtherPackagePojo.class.getName());
+      assertTrue(type != OtherPackagePojo.class);
+      assertFalse(pojoCodec(type).hasAccessor());
+      for (String factory : List.of("sample", "empty")) {
+        Object pojo = type.getMethod(factory).invoke(null);
+        Object decoded = roundTrip(type, pojo);
+        Method values = type.getMethod("values");
+        assertEquals(values.invoke(pojo), values.invoke(decoded), factory);
+      }
     }
   }
 
