@@ -209,7 +209,7 @@ public final class JmhSummary {
     System.out.printf("%n#### Codec, time per operation (ns; lower is better)%n%n");
     System.out.println("| shape | rpcx encode | protobuf encode | ratio | rpcx decode | protobuf decode | ratio |");
     System.out.println("|---|---:|---:|---:|---:|---:|---:|");
-    for (String shape : List.of("order", "orders", "info", "infoPhoto")) {
+    for (String shape : List.of("order", "orders", "info", "infoPhoto", "infoRecord")) {
       if (!shapes.contains(shape)) {
         continue;
       }

@@ -17,7 +17,6 @@ import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SchemaFrames;
-import io.rpcx.core.internal.transport.ByteBufProtoWriter;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.NettyPayload;
@@ -110,21 +109,20 @@ final class ClientConnection implements CallOwner {
       id = ids.incrementAndGet();
     }
     call.bind(this, id);
-    ByteBuf frame =
-        Frames.begin(
-            channel.alloc(), FrameType.REQUEST, call.model().requestSizeHint(), settings.maxFrameSize);
+    ByteBuf frame;
     try {
-      call.writeTo(new ByteBufProtoWriter(frame));
-      call.model().requestSize(Frames.finish(frame));
+      frame =
+          Frames.encode(
+              channel.alloc(), FrameType.REQUEST, call.model().requestSizeHint(),
+              settings.maxFrameSize, call::writeTo);
     } catch (IndexOutOfBoundsException e) {
-      frame.release();
       throw new ResourceExhaustedException(
           "the request of " + call.model().displayName() + " is over the frame limit of "
               + settings.maxFrameSize + " bytes");
     } catch (IOException | RuntimeException e) {
-      frame.release();
       throw encodingFailed(call, e);
     }
+    call.model().requestSize(Frames.payloadSize(frame));
     if (call.needsTimer()) {
       call.timer(
           settings.timer.newTimeout(

@@ -7,10 +7,15 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-/** A {@link ProtoWriter} into a heap array, grown as needed. For tests, tools and benchmarks. */
+/**
+ * A {@link ProtoWriter} into a heap array, grown as needed up to a limit. The transport encodes
+ * small frames' payloads with it before copying them into a pooled buffer ({@code
+ * Frames.encode}); tests, tools and benchmarks use it too.
+ */
 public final class ByteArrayProtoWriter extends ProtoWriter {
   private byte[] buffer;
   private int position;
+  private final int maxLength;
 
   /** A writer into a new array. */
   public ByteArrayProtoWriter() {
@@ -19,7 +24,16 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
 
   /** A writer into {@code buffer} from its start (a bigger array replaces it if needed). */
   public ByteArrayProtoWriter(byte[] buffer) {
+    this(buffer, Integer.MAX_VALUE);
+  }
+
+  /**
+   * A writer into {@code buffer} that never writes more than {@code maxLength} bytes: a write
+   * that would throws {@link IndexOutOfBoundsException}, as a bounded Netty buffer does.
+   */
+  public ByteArrayProtoWriter(byte[] buffer, int maxLength) {
     this.buffer = buffer;
+    this.maxLength = maxLength;
   }
 
   /** The bytes written. */
@@ -34,8 +48,18 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
 
   private void ensure(int more) {
     if (position + more > buffer.length) {
-      buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, position + more));
+      grow(more);
     }
+  }
+
+  private void grow(int more) {
+    long needed = (long) position + more;
+    if (needed > maxLength) {
+      throw new IndexOutOfBoundsException(
+          "writing " + more + " bytes at " + position + " would pass the limit of " + maxLength);
+    }
+    buffer =
+        Arrays.copyOf(buffer, (int) Math.min(maxLength, Math.max(2L * buffer.length, needed)));
   }
 
   @Override

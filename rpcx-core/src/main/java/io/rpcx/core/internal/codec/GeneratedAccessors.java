@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * generated code does.
  *
  * <p>What it was measured to change (docs/BENCHMARKS.md, "Codec work"): encoding a record went from
- * {@code Method.invoke} per component to plain calls of its accessor methods (133 to 85 ns for the
+ * {@code Method.invoke} per component to plain calls of its accessor methods (133 to 89 ns for the
  * {@code infoRecord} shape), and decoding small classes lost the per-field virtual call (info 134
  * to 122 ns). Long lists of POJOs are bound by copying strings, and did not change.
  *

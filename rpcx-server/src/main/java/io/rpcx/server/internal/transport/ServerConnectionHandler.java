@@ -179,20 +179,18 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
 
   @Override
   public void sendValue(int requestId, MethodModel method, Object value) throws CodecException {
-    ByteBuf frame =
-        Frames.begin(channel.alloc(), FrameType.REPLY, method.replySizeHint(), maxFrameSize);
+    ByteBuf frame;
     try {
-      int length =
-          ReplyCodec.writeValue(
-              new ByteBufProtoWriter(frame),
-              requestId,
-              method.resultCodec(),
-              value,
-              method.replyValueSizeHint());
-      method.replyValueSize(length);
-      method.replySize(Frames.finish(frame));
+      frame =
+          Frames.encode(
+              channel.alloc(), FrameType.REPLY, method.replySizeHint(), maxFrameSize,
+              out ->
+                  method.replyValueSize(
+                      ReplyCodec.writeValue(
+                          out, requestId, method.resultCodec(), value,
+                          method.replyValueSizeHint())));
+      method.replySize(Frames.payloadSize(frame));
     } catch (IndexOutOfBoundsException e) {
-      frame.release();
       sendError(
           requestId,
           StatusCode.RESOURCE_EXHAUSTED,
@@ -200,7 +198,6 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
           "");
       return;
     } catch (IOException | RuntimeException e) {
-      frame.release();
       throw e instanceof CodecException
           ? (CodecException) e
           : new CodecException(String.valueOf(e.getMessage()), e);
