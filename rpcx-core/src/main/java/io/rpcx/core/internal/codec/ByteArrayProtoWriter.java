@@ -32,6 +32,10 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
    * that would throws {@link IndexOutOfBoundsException}, as a bounded Netty buffer does.
    */
   public ByteArrayProtoWriter(byte[] buffer, int maxLength) {
+    if (buffer.length > maxLength) {
+      throw new IllegalArgumentException(
+          "an array of " + buffer.length + " bytes for at most " + maxLength);
+    }
     this.buffer = buffer;
     this.maxLength = maxLength;
   }
@@ -58,8 +62,13 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
       throw new IndexOutOfBoundsException(
           "writing " + more + " bytes at " + position + " would pass the limit of " + maxLength);
     }
-    buffer =
-        Arrays.copyOf(buffer, (int) Math.min(maxLength, Math.max(2L * buffer.length, needed)));
+    // The JVM refuses arrays of nearly Integer.MAX_VALUE elements; stay below its limit.
+    long limit = Math.min(maxLength, Integer.MAX_VALUE - 8);
+    if (needed > limit) {
+      throw new IndexOutOfBoundsException(
+          "writing " + more + " bytes at " + position + " would pass the array limit of " + limit);
+    }
+    buffer = Arrays.copyOf(buffer, (int) Math.min(limit, Math.max(2L * buffer.length, needed)));
   }
 
   @Override
@@ -85,7 +94,9 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
 
   @Override
   public void writeVarint32(int value) {
-    ensure(5);
+    if (position + 5 > buffer.length) {
+      ensure(varint32Size(value)); // exactly, so that a varint ending at the limit fits
+    }
     while ((value & ~0x7F) != 0) {
       buffer[position++] = (byte) ((value & 0x7F) | 0x80);
       value >>>= 7;
@@ -95,7 +106,9 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
 
   @Override
   public void writeVarint64(long value) {
-    ensure(10);
+    if (position + 10 > buffer.length) {
+      ensure(varint64Size(value)); // exactly, so that a varint ending at the limit fits
+    }
     while ((value & ~0x7FL) != 0) {
       buffer[position++] = (byte) ((value & 0x7F) | 0x80);
       value >>>= 7;

@@ -126,6 +126,11 @@ public abstract class ProtoWriter {
     depth--;
   }
 
+  /** Bytes a 64-bit varint of {@code value} takes (10 for a negative one). */
+  public static int varint64Size(long value) {
+    return (70 - Long.numberOfLeadingZeros(value | 1)) / 7;
+  }
+
   /** Bytes a varint of {@code value} takes. */
   public static int varint32Size(int value) {
     if ((value & (~0 << 7)) == 0) {

@@ -8,8 +8,9 @@ import io.rpcx.core.internal.protocol.FrameType;
 import java.io.IOException;
 
 /**
- * Builds outgoing frames in one pooled buffer: the header first, with its length left open, then
- * the payload written straight after it, then the length patched in.
+ * Builds outgoing frames in pooled buffers. {@link #encode} stages a small payload on the heap and
+ * copies it in after the header at once; {@link #begin}/{@link #finish} write the header with its
+ * length left open, the payload straight after it, then patch the length in.
  */
 public final class Frames {
   private Frames() {}
@@ -46,6 +47,12 @@ public final class Frames {
    */
   static final int HEAP_ENCODE_LIMIT = 64 * 1024;
 
+  /**
+   * A staged payload that outgrows its hint stops at this many bytes and is encoded again straight
+   * into a pooled buffer: a mispredicted large payload never builds a large heap array.
+   */
+  static final int MAX_STAGED = 4 * HEAP_ENCODE_LIMIT;
+
   /** Writes a frame's payload. */
   @FunctionalInterface
   public interface PayloadWriter {
@@ -54,36 +61,47 @@ public final class Frames {
 
   /**
    * A frame of {@code type} whose payload {@code payload} writes, at most {@code maxFrameSize}
-   * bytes after the length field ({@link IndexOutOfBoundsException} past that, and the frame
-   * released). A payload expected ({@code sizeHint}, the last one's size) to be up to 64 KiB is
-   * encoded into a heap array and copied into an exactly sized pooled buffer in one go: a heap
-   * array takes the codec's many small writes for less than a Netty buffer, which checks bounds
-   * and its reference count on every write and grows by reallocation (docs/BENCHMARKS.md: 100 ×
-   * {@code OrderInfo} at 32 threads went from 4,452 to 5,371 calls/s, one {@code OrderInfo} from
-   * 73,868 to 82,930). Larger payloads, mostly bulk strings and bytes, are written straight into
-   * the pooled buffer, so their bytes are not copied twice.
+   * bytes after the length field ({@link IndexOutOfBoundsException} past that, and nothing kept).
+   * A payload expected to be up to 64 KiB ({@code sizeHint}: the last one's size) is encoded into
+   * a heap array and copied into an exactly sized pooled buffer at once: a heap array takes the
+   * codec's many small writes for less than a Netty buffer, which checks bounds and its reference
+   * count on every write (docs/BENCHMARKS.md, "Small frames staged on the heap"). A payload
+   * expected to be larger, or found larger than {@link #MAX_STAGED} while staging (then {@code
+   * payload} writes again), goes straight into the pooled buffer, so bulk bytes are not copied
+   * twice.
    */
   public static ByteBuf encode(
       ByteBufAllocator allocator, byte type, int sizeHint, int maxFrameSize, PayloadWriter payload)
       throws IOException {
-    int maxPayload = Math.max(0, maxFrameSize - FrameType.TYPE_AND_FLAGS_SIZE);
-    if (sizeHint > HEAP_ENCODE_LIMIT) {
-      ByteBuf frame = begin(allocator, type, sizeHint, maxFrameSize);
+    // As begin() bounds a frame: the length field plus maxFrameSize, less the header.
+    int maxPayload =
+        (int) Math.max(0, Math.min(Integer.MAX_VALUE, 4L + maxFrameSize) - FrameType.HEADER_SIZE);
+    int hint = Math.max(0, sizeHint);
+    if (hint <= HEAP_ENCODE_LIMIT) {
+      int stagingLimit = Math.min(maxPayload, MAX_STAGED);
+      // A little slack over the last size saves regrowing for a payload a bit larger.
+      int capacity = (int) Math.min(stagingLimit, hint + (hint >>> 4) + 16L);
+      ByteArrayProtoWriter out = new ByteArrayProtoWriter(new byte[capacity], stagingLimit);
       try {
-        payload.writeTo(new ByteBufProtoWriter(frame));
-      } catch (IOException | RuntimeException | Error e) {
-        frame.release();
-        throw e;
+        payload.writeTo(out);
+        ByteBuf frame = allocate(allocator, type, out.position());
+        frame.writeBytes(out.array(), 0, out.position());
+        return frame;
+      } catch (IndexOutOfBoundsException e) {
+        if (stagingLimit == maxPayload) {
+          throw e; // over the frame limit itself
+        }
+        hint = MAX_STAGED; // larger than staging takes: write it again, straight into the frame
       }
-      finish(frame);
-      return frame;
     }
-    // The hint is the last payload's size; a little slack saves regrowing for one a bit larger.
-    int capacity = (int) Math.min(maxPayload, Math.max(0, sizeHint) + (sizeHint >>> 4) + 16L);
-    ByteArrayProtoWriter out = new ByteArrayProtoWriter(new byte[capacity], maxPayload);
-    payload.writeTo(out);
-    ByteBuf frame = allocate(allocator, type, out.position());
-    frame.writeBytes(out.array(), 0, out.position());
+    ByteBuf frame = begin(allocator, type, hint, maxFrameSize);
+    try {
+      payload.writeTo(new ByteBufProtoWriter(frame));
+    } catch (Throwable e) {
+      frame.release();
+      throw e;
+    }
+    finish(frame);
     return frame;
   }
 

@@ -13,8 +13,9 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * A frame is the same bytes whether its payload was staged on the heap (expected small) or written
- * straight into the pooled buffer (expected large), and is refused past the frame limit either way.
+ * A frame is the same bytes whether its payload was staged on the heap (expected small), outgrew
+ * staging, or was written straight into the pooled buffer (expected large), and the frame limit is
+ * the same to the byte either way.
  */
 class FramesTest {
   private static final PooledByteBufAllocator ALLOCATOR = new PooledByteBufAllocator(true);
@@ -46,35 +47,56 @@ class FramesTest {
     }
   }
 
+  /** Hints that take each way: staged, staged at the edge, oddly negative, and direct. */
+  private static final int[] HINTS = {
+    16, Frames.HEAP_ENCODE_LIMIT, -1, Frames.HEAP_ENCODE_LIMIT + 1
+  };
+
   @Test
-  void stagedAndDirectFramesAreTheSameBytes() throws Exception {
-    for (int size : new int[] {0, 100, 70_000, 200_000}) {
-      assertArrayEquals(
-          frameBytes(16, size), frameBytes(Frames.HEAP_ENCODE_LIMIT + 1, size), "size " + size);
+  void stagedOutgrownAndDirectFramesAreTheSameBytes() throws Exception {
+    // 300,000 bytes outgrow staging (MAX_STAGED) and are written again, straight in
+    for (int size : new int[] {0, 100, 70_000, 200_000, 300_000}) {
+      byte[] direct = frameBytes(Frames.HEAP_ENCODE_LIMIT + 1, size);
+      for (int hint : HINTS) {
+        assertArrayEquals(direct, frameBytes(hint, size), "size " + size + ", hint " + hint);
+      }
     }
   }
 
-  @Test
-  void aPayloadOverTheFrameLimitIsRefusedInBothWays() {
-    for (int sizeHint : new int[] {16, Frames.HEAP_ENCODE_LIMIT + 1}) {
-      assertThrows(
-          IndexOutOfBoundsException.class,
-          () -> Frames.encode(ALLOCATOR, FrameType.REQUEST, sizeHint, 4096, payload(5000)));
-    }
+  /** A payload of {@code bytes} bytes ending in a one-byte varint, as a frame may end in a tag. */
+  private static Frames.PayloadWriter endingInAVarint(int bytes) {
+    return out -> {
+      byte[] content = new byte[bytes - 1];
+      out.writeBytes(content, 0, content.length);
+      out.writeVarint32(5);
+    };
   }
 
   @Test
-  void aPayloadExactlyAtTheFrameLimitIsAccepted() throws Exception {
+  void theFrameLimitIsTheSameToTheByteEitherWay() throws Exception {
     int maxFrameSize = 4096;
-    Frames.PayloadWriter exact =
-        out -> {
-          byte[] content = new byte[maxFrameSize - FrameType.TYPE_AND_FLAGS_SIZE];
-          out.writeBytes(content, 0, content.length);
-        };
-    for (int sizeHint : new int[] {16, Frames.HEAP_ENCODE_LIMIT + 1}) {
-      ByteBuf frame = Frames.encode(ALLOCATOR, FrameType.REQUEST, sizeHint, maxFrameSize, exact);
+    int maxPayload = maxFrameSize - FrameType.TYPE_AND_FLAGS_SIZE;
+    for (int hint : HINTS) {
+      ByteBuf frame =
+          Frames.encode(
+              ALLOCATOR, FrameType.REQUEST, hint, maxFrameSize, endingInAVarint(maxPayload));
       assertEquals(maxFrameSize + FrameType.LENGTH_FIELD_SIZE, frame.readableBytes());
       frame.release();
+      assertThrows(
+          IndexOutOfBoundsException.class,
+          () ->
+              Frames.encode(
+                  ALLOCATOR, FrameType.REQUEST, hint, maxFrameSize,
+                  endingInAVarint(maxPayload + 1)),
+          "hint " + hint);
     }
+  }
+
+  @Test
+  void aFrameLimitNearTheLargestIntDoesNotOverflow() throws Exception {
+    ByteBuf frame =
+        Frames.encode(ALLOCATOR, FrameType.REQUEST, 16, Integer.MAX_VALUE, payload(1000));
+    assertEquals(Frames.payloadSize(frame) + FrameType.HEADER_SIZE, frame.readableBytes());
+    frame.release();
   }
 }

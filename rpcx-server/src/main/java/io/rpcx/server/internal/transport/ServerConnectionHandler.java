@@ -189,7 +189,6 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
                       ReplyCodec.writeValue(
                           out, requestId, method.resultCodec(), value,
                           method.replyValueSizeHint())));
-      method.replySize(Frames.payloadSize(frame));
     } catch (IndexOutOfBoundsException e) {
       sendError(
           requestId,
@@ -202,6 +201,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
           ? (CodecException) e
           : new CodecException(String.valueOf(e.getMessage()), e);
     }
+    method.replySize(Frames.payloadSize(frame));
     writes.enqueue(
         method.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, method));
   }
