@@ -124,9 +124,15 @@ final class ClientConnection implements CallOwner {
     }
     call.model().requestSize(Frames.payloadSize(frame));
     if (call.needsTimer()) {
-      call.timer(
-          settings.timer.newTimeout(
-              timeout -> call.timeOut(), Math.max(0, call.remainingNanos()), TimeUnit.NANOSECONDS));
+      try {
+        call.timer(
+            settings.timer.newTimeout(
+                timeout -> call.timeOut(), Math.max(0, call.remainingNanos()),
+                TimeUnit.NANOSECONDS));
+      } catch (RuntimeException e) { // a stopped timer: the client is closing
+        frame.release();
+        throw e;
+      }
     }
     writes.enqueue(new OutboundCall(call, frame));
   }

@@ -211,7 +211,13 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     ByteBuf frame =
         Frames.begin(
             channel.alloc(), FrameType.REPLY, 64 + message.length(), Integer.MAX_VALUE);
-    ReplyCodec.writeError(new ByteBufProtoWriter(frame), requestId, code, message, exceptionClass);
+    try {
+      ReplyCodec.writeError(
+          new ByteBufProtoWriter(frame), requestId, code, message, exceptionClass);
+    } catch (RuntimeException | Error e) {
+      frame.release();
+      throw e;
+    }
     Frames.finish(frame);
     writes.enqueue(new FrameWrite(frame));
   }
