@@ -9,8 +9,8 @@ import java.io.IOException;
 
 /**
  * Builds outgoing frames in pooled buffers. {@link #encode} stages a small payload on the heap and
- * copies it in after the header at once; {@link #begin}/{@link #finish} write the header with its
- * length left open, the payload straight after it, then patch the length in.
+ * copies it in after the header at once; a large one is written after a header whose length is
+ * left open and patched in at the end.
  */
 public final class Frames {
   private Frames() {}
@@ -29,7 +29,7 @@ public final class Frames {
    * grows as needed from {@code capacityHint}, but never past the frame limit: writing more throws
    * {@link IndexOutOfBoundsException}) and call {@link #finish}.
    */
-  public static ByteBuf begin(
+  private static ByteBuf begin(
       ByteBufAllocator allocator, byte type, int capacityHint, int maxFrameSize) {
     int max = (int) Math.min(Integer.MAX_VALUE, (long) FrameType.LENGTH_FIELD_SIZE + maxFrameSize);
     ByteBuf frame =
@@ -111,7 +111,7 @@ public final class Frames {
   }
 
   /** Patches the length of a frame started with {@link #begin}; returns its payload size. */
-  public static int finish(ByteBuf frame) {
+  private static int finish(ByteBuf frame) {
     int afterLength = frame.writerIndex() - frame.readerIndex() - FrameType.LENGTH_FIELD_SIZE;
     frame.setInt(frame.readerIndex(), afterLength);
     return afterLength - FrameType.TYPE_AND_FLAGS_SIZE;

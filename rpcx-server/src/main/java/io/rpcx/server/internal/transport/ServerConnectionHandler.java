@@ -15,7 +15,6 @@ import io.rpcx.core.internal.protocol.ReplyCodec;
 import io.rpcx.core.internal.protocol.SchemaFrames;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.transport.QueuedWrite;
-import io.rpcx.core.internal.transport.ByteBufProtoWriter;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameTooLargeException;
 import io.rpcx.core.internal.transport.FrameWrite;
@@ -25,6 +24,7 @@ import io.rpcx.core.internal.transport.WriteQueue;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.BitSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -208,17 +208,15 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
 
   @Override
   public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
-    ByteBuf frame =
-        Frames.begin(
-            channel.alloc(), FrameType.REPLY, 64 + message.length(), Integer.MAX_VALUE);
+    ByteBuf frame;
     try {
-      ReplyCodec.writeError(
-          new ByteBufProtoWriter(frame), requestId, code, message, exceptionClass);
-    } catch (RuntimeException | Error e) {
-      frame.release();
-      throw e;
+      frame =
+          Frames.encode(
+              channel.alloc(), FrameType.REPLY, 64 + message.length(), Integer.MAX_VALUE,
+              out -> ReplyCodec.writeError(out, requestId, code, message, exceptionClass));
+    } catch (IOException e) { // writeError does no I/O; an error reply is plain fields
+      throw new UncheckedIOException(e);
     }
-    Frames.finish(frame);
     writes.enqueue(new FrameWrite(frame));
   }
 
