@@ -65,7 +65,10 @@ public final class Member implements CallRoute {
     return channel;
   }
 
-  /** Whether a balancer may give this member a call now. */
+  /**
+   * Whether a balancer may give this member a call now. Many callers may see an ejected member's
+   * probe free at once; {@link #tryStart} lets only one of them in.
+   */
   boolean isEligible(long nowNanos) {
     if (ejected) {
       // Probing: one call at a time once the ejection time is over.
@@ -79,22 +82,40 @@ public final class Member implements CallRoute {
   }
 
   /**
-   * Takes {@code call}: it is now in flight here. The first call to an ejected member whose
-   * ejection time is over becomes its probe.
+   * Takes {@code call} if this member may have it now: always while it is in rotation; while it is
+   * ejected only as its probe, which needs the ejection time to be over and no other probe in
+   * flight. Returns false, taking nothing, when another caller won the probe or the member was
+   * ejected since it was picked: the caller picks again.
+   */
+  boolean tryStart(PendingCall call, long nowNanos) {
+    if (ejected && !(nowNanos - ejectedUntilNanos >= 0 && probe.compareAndSet(null, call))) {
+      return false;
+    }
+    begin(call);
+    return true;
+  }
+
+  /**
+   * Takes {@code call} whatever its health: no member could take it, and it is sent here to fail
+   * fast. It becomes the probe if the ejection time is over and no other probe is in flight.
    */
   void start(PendingCall call) {
-    inFlight.incrementAndGet();
-    started.increment();
     if (ejected && System.nanoTime() - ejectedUntilNanos >= 0) {
       probe.compareAndSet(null, call);
     }
+    begin(call);
+  }
+
+  private void begin(PendingCall call) {
+    inFlight.incrementAndGet();
+    started.increment();
     call.route(this);
   }
 
   @Override
   public void ended(PendingCall call, CallOutcome outcome) {
     inFlight.decrementAndGet();
-    boolean wasProbe = probe.get() == call && probe.compareAndSet(call, null);
+    boolean wasProbe = probe.get() == call;
     switch (outcome) {
       case REPLIED:
         if (consecutiveFailures.get() != 0) {
@@ -113,6 +134,11 @@ public final class Member implements CallRoute {
         break;
       default:
         break;
+    }
+    if (wasProbe) {
+      // Only now, once a failed probe has ejected the member again: freed earlier, the probe
+      // could go to another call that still sees the old ejection over.
+      probe.compareAndSet(call, null);
     }
   }
 

@@ -83,8 +83,7 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
               null));
       return;
     }
-    Member member = current.pick(call, System.nanoTime());
-    member.start(call);
+    Member member = start(current, call);
     try {
       member.channel().send(call);
     } catch (RpcxException e) {
@@ -95,6 +94,25 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
               "cannot send " + call.model().displayName() + " to " + member.address() + ": " + e,
               e));
     }
+  }
+
+  /**
+   * Picks the member for {@code call} and starts the call there. Callers that pick an ejected
+   * member's free probe at once race for it: the losers pick again. When no member may take the
+   * call, one is given it anyway, so that it fails fast.
+   */
+  private static Member start(Picker picker, PendingCall call) {
+    long now = System.nanoTime();
+    Member member = picker.pick(call, now);
+    for (int picks = 1; !member.tryStart(call, now); picks++) {
+      if (picks >= picker.members.length) {
+        member.start(call);
+        break;
+      }
+      now = System.nanoTime();
+      member = picker.pick(call, now);
+    }
+    return member;
   }
 
   @Override

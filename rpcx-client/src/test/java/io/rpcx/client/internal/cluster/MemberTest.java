@@ -61,6 +61,23 @@ class MemberTest {
   }
 
   @Test
+  void ofCallersThatAllSawTheProbeFreeOnlyTheFirstTakesIt() {
+    fail(3, CallOutcome.UNAVAILABLE);
+    awaitProbing(member, System.nanoTime());
+    long now = System.nanoTime();
+    assertTrue(member.isEligible(now), "both callers see the probe free");
+    PendingCall first = TestCalls.call("peek", "x");
+    PendingCall second = TestCalls.call("peek", "x");
+    assertTrue(member.tryStart(first, now));
+    assertFalse(member.tryStart(second, now), "the probe is taken: pick again");
+    assertEquals(1, member.inFlight());
+
+    member.ended(first, CallOutcome.UNAVAILABLE);
+    assertFalse(member.tryStart(second, System.nanoTime()), "a failed probe ejects it again");
+    assertEquals(Member.State.EJECTED, member.state(System.nanoTime()));
+  }
+
+  @Test
   void aLateReplyToACallSentBeforeTheEjectionDoesNotBringItBack() {
     // A backoff far longer than the test, so a slow machine cannot end it before the check.
     Member slow = new Member(channel.address, channel, new Ejection(3, 60_000, 60_000));
