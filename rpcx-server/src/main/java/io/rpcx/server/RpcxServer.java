@@ -334,8 +334,9 @@ public final class RpcxServer implements AutoCloseable {
     boolean interrupted = false;
     try {
       withdrawRegistrations(); // clients stop choosing this server; GOAWAY moves the rest
-      transport.stopAccepting();
+      // GOAWAY first: once the port refuses, calls on open connections are refused as well.
       transport.goAwayAll("the server is shutting down");
+      transport.stopAccepting();
       boolean idle = tracker.awaitIdle(deadline);
       boolean closedByClients = transport.awaitConnectionsClosed(deadline);
       if (!idle) {

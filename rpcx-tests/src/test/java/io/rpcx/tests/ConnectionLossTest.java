@@ -34,7 +34,7 @@ class ConnectionLossTest {
       List<CompletableFuture<String>> calls = new ArrayList<>();
       for (int i = 0; i < 10; i++) {
         String text = "call-" + i;
-        calls.add(CompletableFuture.supplyAsync(() -> controlled.hold(text)));
+        calls.add(CompletableFuture.supplyAsync(() -> controlled.hold(text), ThreadPerTask.EXECUTOR));
       }
       assertTrue(service.awaitHeld(10), "all ten calls reached the server");
 

@@ -103,7 +103,7 @@ public interface ControlledService {
           Thread.currentThread().interrupt();
         }
         return text;
-      });
+      }, ThreadPerTask.EXECUTOR);
     }
 
     @Override

@@ -19,6 +19,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
@@ -57,8 +58,19 @@ class FaultInjectionTest {
     server.stop(Duration.ZERO);
   }
 
+  private final AtomicInteger callsEnded = new AtomicInteger();
+
   /** Runs mixed calls from several threads; returns failures by exception class. */
   private ConcurrentHashMap<String, AtomicInteger> run(int threads, int callsPerThread) throws Exception {
+    return run(threads, callsPerThread, () -> false);
+  }
+
+  /**
+   * As {@link #run(int, int)}, each thread stopping early once {@code stop} says so; counts every
+   * call that ended, answered or failed, in {@link #callsEnded}.
+   */
+  private ConcurrentHashMap<String, AtomicInteger> run(
+      int threads, int callsPerThread, java.util.function.BooleanSupplier stop) throws Exception {
     OrderService orders = client.create(OrderService.class);
     List<OrderInfo> hundred = Samples.orders(100);
     String large = Samples.text(100 * 1024);
@@ -71,7 +83,7 @@ class FaultInjectionTest {
       workers.add(
           CompletableFuture.runAsync(
               () -> {
-                for (int i = 0; i < callsPerThread; i++) {
+                for (int i = 0; i < callsPerThread && !stop.getAsBoolean(); i++) {
                   try {
                     switch (i % 3) {
                       case 0:
@@ -94,6 +106,7 @@ class FaultInjectionTest {
                     failures.computeIfAbsent(e.getClass().getSimpleName(), k -> new AtomicInteger())
                         .incrementAndGet();
                   }
+                  callsEnded.incrementAndGet();
                 }
               },
               pool));
@@ -146,18 +159,29 @@ class FaultInjectionTest {
 
   @Test
   void resettingConnectionsFailsCallsOnlyAsUnavailable() throws Exception {
+    AtomicBoolean resetsDone = new AtomicBoolean();
     CompletableFuture<ConcurrentHashMap<String, AtomicInteger>> running =
         CompletableFuture.supplyAsync(
             () -> {
               try {
-                return run(3, 60);
+                return run(3, 100_000, resetsDone::get);
               } catch (Exception e) {
                 throw new AssertionError(e);
               }
-            });
-    for (int i = 0; i < 5 && !running.isDone(); i++) {
-      Thread.sleep(100); // let calls get under way between resets
-      proxy.resetAll();
+            }, ThreadPerTask.EXECUTOR);
+    try {
+      for (int i = 0; i < 5; i++) {
+        // Calls under way between resets, however fast the machine is.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        int before = callsEnded.get();
+        while (callsEnded.get() < before + 10) {
+          assertTrue(System.nanoTime() < deadline && !running.isDone(), "calls stopped ending");
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        proxy.resetAll();
+      }
+    } finally {
+      resetsDone.set(true);
     }
     ConcurrentHashMap<String, AtomicInteger> failures = running.get(100, TimeUnit.SECONDS);
     failures.keySet().forEach(

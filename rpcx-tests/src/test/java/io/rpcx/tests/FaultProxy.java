@@ -85,6 +85,11 @@ public final class FaultProxy implements AutoCloseable {
         server.setTcpNoDelay(true);
         sockets.add(client);
         sockets.add(server);
+        if (closed) { // closed while this connection was being set up: it dies with the rest
+          closeQuietly(client);
+          closeQuietly(server);
+          return;
+        }
         pump(client, server, "up");
         pump(server, client, "down");
       } catch (IOException e) {

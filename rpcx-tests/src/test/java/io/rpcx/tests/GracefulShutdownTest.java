@@ -40,7 +40,7 @@ class GracefulShutdownTest {
       assertEquals(500, server.callsInFlight());
 
       CompletableFuture<Void> stopping =
-          CompletableFuture.runAsync(() -> server.stop(Duration.ofSeconds(20)));
+          CompletableFuture.runAsync(() -> server.stop(Duration.ofSeconds(20)), ThreadPerTask.EXECUTOR);
       while (server.isRunning()) {
         Thread.onSpinWait();
       }

@@ -36,7 +36,7 @@ class LivenessTest {
                 .defaultTimeout(Duration.ofSeconds(30))
                 .build()) {
       ControlledService controlled = client.create(ControlledService.class);
-      CompletableFuture<String> held = CompletableFuture.supplyAsync(() -> controlled.hold("x"));
+      CompletableFuture<String> held = CompletableFuture.supplyAsync(() -> controlled.hold("x"), ThreadPerTask.EXECUTOR);
       assertTrue(service.awaitHeld(10));
       long start = System.nanoTime();
       proxy.freeze(true); // the server is "paused": nothing comes back, nothing is closed
@@ -63,7 +63,8 @@ class LivenessTest {
     try (RpcxClient client =
         RpcxClient.builder()
             .target("127.0.0.1", port)
-            .reconnectBackoff(Duration.ofMillis(500), Duration.ofSeconds(2))
+            // Long enough that the second call surely comes within it, even on a stalled machine.
+            .reconnectBackoff(Duration.ofSeconds(2), Duration.ofSeconds(4))
             .build()) {
       EchoService echo = client.create(EchoService.class);
       UnavailableException refused = assertThrows(UnavailableException.class, () -> echo.echo("1"));

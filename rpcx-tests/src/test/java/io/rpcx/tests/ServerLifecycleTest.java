@@ -90,10 +90,10 @@ class ServerLifecycleTest {
       List<CompletableFuture<String>> calls = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
         String text = "in-flight-" + i;
-        calls.add(CompletableFuture.supplyAsync(() -> controlled.hold(text)));
+        calls.add(CompletableFuture.supplyAsync(() -> controlled.hold(text), ThreadPerTask.EXECUTOR));
       }
       assertTrue(service.awaitHeld(10));
-      CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> server.stop(Duration.ofSeconds(20)));
+      CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> server.stop(Duration.ofSeconds(20)), ThreadPerTask.EXECUTOR);
       awaitRefusingConnections(port);
       assertFalse(stopping.isDone(), "stop waits for the calls in flight");
 
@@ -118,9 +118,9 @@ class ServerLifecycleTest {
     try (RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build();
         RawConnection raw = new RawConnection(server.port()).handshake()) {
       CompletableFuture<String> held =
-          CompletableFuture.supplyAsync(() -> client.create(ControlledService.class).hold("held"));
+          CompletableFuture.supplyAsync(() -> client.create(ControlledService.class).hold("held"), ThreadPerTask.EXECUTOR);
       assertTrue(service.awaitHeld(10));
-      CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> server.stop(Duration.ofSeconds(20)));
+      CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> server.stop(Duration.ofSeconds(20)), ThreadPerTask.EXECUTOR);
 
       RawConnection.Frame goAway = raw.readFrame();
       assertEquals(FrameType.GOAWAY, goAway.type);

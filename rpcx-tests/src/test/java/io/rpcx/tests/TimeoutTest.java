@@ -103,13 +103,14 @@ class TimeoutTest {
     service.holdNext(1);
     // The only worker thread is held by this call...
     CompletableFuture<String> blocker =
-        CompletableFuture.supplyAsync(() -> rpcx.create(ControlledService.class).hold("blocker"));
+        CompletableFuture.supplyAsync(() -> rpcx.create(ControlledService.class).hold("blocker"), ThreadPerTask.EXECUTOR);
     assertTrue(service.awaitHeld(5));
     // ...so this one waits in the server's queue until its 250 ms are over.
     assertThrows(CallTimeoutException.class, () -> rpcx.create(Impatient.class).sleep("late", 0));
     // The server counts the 250 ms from when the request arrived, a little after the client
-    // started counting: let its deadline pass too before the queued call can be picked up.
-    Thread.sleep(100);
+    // started counting (later still on a loaded machine): let its deadline pass surely before the
+    // queued call can be picked up.
+    Thread.sleep(1_000);
     service.release();
     assertEquals("blocker", blocker.get(5, TimeUnit.SECONDS));
     awaitNoCallInFlight();

@@ -88,8 +88,16 @@ public final class Member implements CallRoute {
    * ejected since it was picked: the caller picks again.
    */
   boolean tryStart(PendingCall call, long nowNanos) {
-    if (ejected && !(nowNanos - ejectedUntilNanos >= 0 && probe.compareAndSet(null, call))) {
-      return false;
+    if (ejected) {
+      if (nowNanos - ejectedUntilNanos < 0 || !probe.compareAndSet(null, call)) {
+        return false;
+      }
+      // The probe before may have failed between the time check and the claim: it ejected the
+      // member again before it let go of the probe, so the ejection read now is the new one.
+      if (ejected && nowNanos - ejectedUntilNanos < 0) {
+        probe.compareAndSet(call, null);
+        return false;
+      }
     }
     begin(call);
     return true;

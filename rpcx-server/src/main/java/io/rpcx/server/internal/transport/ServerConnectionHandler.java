@@ -77,6 +77,10 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     writes = new WriteQueue(channel, true);
     remoteAddress = String.valueOf(channel.remoteAddress());
     overConnectionLimit = !transport.connectionOpened(this);
+    String shuttingDown = transport.goAwayReason();
+    if (shuttingDown != null) {
+      goAway(StatusCode.OK, shuttingDown); // opened while the server was telling all to go away
+    }
   }
 
   @Override

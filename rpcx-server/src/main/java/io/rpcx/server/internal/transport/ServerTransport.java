@@ -50,6 +50,7 @@ public final class ServerTransport {
   private final Options options;
   private final SslContext sslContext;
   private final Set<ServerConnectionHandler> connections = ConcurrentHashMap.newKeySet();
+  private volatile String goAwayReason;
   private final AtomicInteger connectionCount = new AtomicInteger();
   private Channel listener;
 
@@ -111,6 +112,11 @@ public final class ServerTransport {
     return transport.name().toLowerCase(java.util.Locale.ROOT) + (sslContext != null ? ", TLS" : "");
   }
 
+  /** Why every connection was told to go away, or {@code null} while the server serves. */
+  String goAwayReason() {
+    return goAwayReason;
+  }
+
   /** Registers a new connection; false if it is over the connection limit. */
   boolean connectionOpened(ServerConnectionHandler connection) {
     connections.add(connection);
@@ -137,8 +143,11 @@ public final class ServerTransport {
     }
   }
 
-  /** Sends GOAWAY on every open connection; they refuse new calls from now on. */
+  /**
+   * Sends GOAWAY on every open connection, and on any opened from now on; they refuse new calls.
+   */
   public void goAwayAll(String message) {
+    goAwayReason = message; // before the loop: a connection opened meanwhile reads it
     for (ServerConnectionHandler connection : connections) {
       connection.goAway(StatusCode.OK, message);
     }
