@@ -309,9 +309,9 @@ public final class RpcxServer implements AutoCloseable {
   }
 
   /**
-   * Stops the server: withdraws its registrations, stops accepting connections, sends GOAWAY to
-   * connected clients (calls they send
-   * afterwards are refused as unavailable and not processed), lets calls in flight finish within
+   * Stops the server: withdraws its registrations, sends GOAWAY to connected clients (calls they
+   * send afterwards are refused as unavailable and not processed), stops accepting connections
+   * (one opened meanwhile gets GOAWAY too), lets calls in flight finish within
    * {@code gracePeriod}, then closes the remaining connections. Returns when the server is
    * terminated. Calling it again, or on a server never started, does nothing.
    */

@@ -175,7 +175,11 @@ class FaultInjectionTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         int before = callsEnded.get();
         while (callsEnded.get() < before + 10) {
-          assertTrue(System.nanoTime() < deadline && !running.isDone(), "calls stopped ending");
+          if (running.isDone()) {
+            running.join(); // throws what ended the calls, if anything did
+            throw new AssertionError("the calls ended before the resets");
+          }
+          assertTrue(System.nanoTime() < deadline, "calls stopped ending");
           LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
         proxy.resetAll();

@@ -1,5 +1,6 @@
 package io.rpcx.tests;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +11,7 @@ import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.protocol.FrameType;
+import io.rpcx.core.internal.protocol.Preface;
 import io.rpcx.core.internal.protocol.RequestCodec;
 import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
@@ -105,6 +107,37 @@ class ServerLifecycleTest {
       for (int i = 0; i < 20; i++) {
         assertEquals("in-flight-" + i, calls.get(i).get(10, TimeUnit.SECONDS));
       }
+      stopping.get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aConnectionStillInItsHandshakeWhenTheServerStopsIsToldToGoAwayAfterThePrefaces()
+      throws Exception {
+    ControlledService.Impl service = new ControlledService.Impl();
+    service.holdNext(1);
+    RpcxServer server =
+        RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(service).build().start();
+    int port = server.port();
+    try (RpcxClient client = RpcxClient.builder().target("127.0.0.1", port).build();
+        RawConnection raw = new RawConnection(port)) { // connected, no preface sent yet
+      CompletableFuture<String> held =
+          CompletableFuture.supplyAsync(
+              () -> client.create(ControlledService.class).hold("held"), ThreadPerTask.EXECUTOR);
+      assertTrue(service.awaitHeld(10));
+      CompletableFuture<Void> stopping =
+          CompletableFuture.runAsync(() -> server.stop(Duration.ofSeconds(20)), ThreadPerTask.EXECUTOR);
+      awaitRefusingConnections(port); // GOAWAY went out before the port closed
+
+      raw.send(Preface.bytes());
+      assertArrayEquals(Preface.bytes(), raw.readPreface(), "the server's preface comes first, intact");
+      RawConnection.Frame goAway = raw.readFrame();
+      assertEquals(FrameType.GOAWAY, goAway.type);
+      assertEquals("the server is shutting down", GoAway.parseFrom(goAway.payload).getMessage());
+
+      service.release();
+      assertEquals("held", held.get(10, TimeUnit.SECONDS));
+      raw.close(); // as a client does once told to go away; stop waits for that
       stopping.get(10, TimeUnit.SECONDS);
     }
   }

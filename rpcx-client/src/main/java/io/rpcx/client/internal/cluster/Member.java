@@ -84,20 +84,12 @@ public final class Member implements CallRoute {
   /**
    * Takes {@code call} if this member may have it now: always while it is in rotation; while it is
    * ejected only as its probe, which needs the ejection time to be over and no other probe in
-   * flight. Returns false, taking nothing, when another caller won the probe or the member was
-   * ejected since it was picked: the caller picks again.
+   * flight. Returns false, taking nothing, when the ejection is not over, another caller won the
+   * probe, or a failed probe ejected the member again meanwhile.
    */
   boolean tryStart(PendingCall call, long nowNanos) {
-    if (ejected) {
-      if (nowNanos - ejectedUntilNanos < 0 || !probe.compareAndSet(null, call)) {
-        return false;
-      }
-      // The probe before may have failed between the time check and the claim: it ejected the
-      // member again before it let go of the probe, so the ejection read now is the new one.
-      if (ejected && nowNanos - ejectedUntilNanos < 0) {
-        probe.compareAndSet(call, null);
-        return false;
-      }
+    if (ejected && !(nowNanos - ejectedUntilNanos >= 0 && claimProbe(call, nowNanos))) {
+      return false;
     }
     begin(call);
     return true;
@@ -105,13 +97,35 @@ public final class Member implements CallRoute {
 
   /**
    * Takes {@code call} whatever its health: no member could take it, and it is sent here to fail
-   * fast. It becomes the probe if the ejection time is over and no other probe is in flight.
+   * fast. It becomes the probe if it may.
    */
   void start(PendingCall call) {
-    if (ejected && System.nanoTime() - ejectedUntilNanos >= 0) {
-      probe.compareAndSet(null, call);
+    long now = System.nanoTime();
+    if (ejected && now - ejectedUntilNanos >= 0) {
+      claimProbe(call, now);
     }
     begin(call);
+  }
+
+  /**
+   * Makes {@code call} the probe of this member, whose ejection time looked over at {@code
+   * nowNanos}. False if another call is the probe, or the member was ejected again between that
+   * look and the claim (a failed probe ejects before it lets go). True too, the call then being
+   * an ordinary one, if the member came back meanwhile.
+   */
+  private boolean claimProbe(PendingCall call, long nowNanos) {
+    if (!probe.compareAndSet(null, call)) {
+      return false;
+    }
+    if (!ejected) {
+      probe.compareAndSet(call, null); // back in rotation: nothing to probe
+      return true;
+    }
+    if (nowNanos - ejectedUntilNanos < 0) {
+      probe.compareAndSet(call, null);
+      return false;
+    }
+    return true;
   }
 
   private void begin(PendingCall call) {

@@ -88,29 +88,34 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
       member.channel().send(call);
     } catch (RpcxException e) {
       call.fail(e);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // Failed, so that the member's count and its probe are let go of.
       call.fail(
           new InternalErrorException(
               "cannot send " + call.model().displayName() + " to " + member.address() + ": " + e,
               e));
+      if (e instanceof Error) {
+        throw (Error) e;
+      }
     }
   }
 
   /**
    * Picks the member for {@code call} and starts the call there. Callers that pick an ejected
-   * member's free probe at once race for it: the losers pick again. When no member may take the
-   * call, one is given it anyway, so that it fails fast.
+   * member's free probe at once race for it: the losers pick again. When the picker has no member
+   * that may take the call, the call goes to the one it gives anyway, to fail fast.
    */
   private static Member start(Picker picker, PendingCall call) {
     long now = System.nanoTime();
     Member member = picker.pick(call, now);
     for (int picks = 1; !member.tryStart(call, now); picks++) {
-      if (picks >= picker.members.length) {
+      now = System.nanoTime();
+      member = picker.pick(call, now);
+      // Pickers prefer members that may take the call: one that may not means none may.
+      if (!member.isEligible(now) || picks > picker.members.length) {
         member.start(call);
         break;
       }
-      now = System.nanoTime();
-      member = picker.pick(call, now);
     }
     return member;
   }

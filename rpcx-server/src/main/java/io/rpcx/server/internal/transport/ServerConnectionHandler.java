@@ -54,6 +54,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private WriteQueue writes;
   private String remoteAddress = "?";
   private volatile String drainReason;
+  private volatile StatusCode drainCode = StatusCode.OK;
+  /** Both prefaces were exchanged: frames may follow. Event loop only. */
+  private boolean handshakeDone;
+  /** GOAWAY was sent; a connection gets one. Event loop only. */
+  private boolean goAwaySent;
   private boolean closing;
   private boolean overConnectionLimit;
   /** Methods whose result schemas were sent on this connection (event loop only). */
@@ -85,7 +90,12 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
-    if (event == PrefaceHandler.HANDSHAKE_DONE && overConnectionLimit) {
+    if (event == PrefaceHandler.HANDSHAKE_DONE) {
+      handshakeDone = true;
+    }
+    if (event == PrefaceHandler.HANDSHAKE_DONE && !overConnectionLimit && drainReason != null) {
+      sendGoAway(); // told to go away before its client's preface came: it can read why now
+    } else if (event == PrefaceHandler.HANDSHAKE_DONE && overConnectionLimit) {
       // Refused only now, after the preface, so the client can read why.
       logger.warn(
           "Refusing connection from {}: {} connections are open (limit {})",
@@ -310,14 +320,23 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     });
   }
 
-  /** Sends GOAWAY and refuses new calls from now on, saying {@code reason}. */
+  /**
+   * Refuses new calls from now on, saying {@code reason}, and sends GOAWAY: at once, or after the
+   * preface exchange if it is not done yet (a frame before the server's preface would read to the
+   * client as a broken preface).
+   */
   void goAway(StatusCode code, String reason) {
+    drainCode = code;
     drainReason = reason;
-    channel.eventLoop().execute(() -> {
-      if (channel.isActive() && !closing) {
-        channel.writeAndFlush(ControlFrames.goAway(channel.alloc(), code, reason));
-      }
-    });
+    channel.eventLoop().execute(this::sendGoAway);
+  }
+
+  private void sendGoAway() {
+    if (!handshakeDone || goAwaySent || closing || !channel.isActive()) {
+      return;
+    }
+    goAwaySent = true;
+    channel.writeAndFlush(ControlFrames.goAway(channel.alloc(), drainCode, drainReason));
   }
 
   Channel channel() {
