@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rpcx.client.LoadBalancing;
 import io.rpcx.client.internal.call.CallOutcome;
 import io.rpcx.client.internal.call.PendingCall;
-import io.rpcx.client.internal.call.ServerChannel;
 import io.rpcx.client.internal.call.TestCalls;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.discovery.ServiceEndpoint;
@@ -41,10 +40,10 @@ class ServiceClusterTest {
             (host, port) -> {
               String address = host + ":" + port;
               if (!address.equals(DOWN)) {
-                return new CountingChannel(address, call -> healthy.incrementAndGet());
+                return new TestChannel(address, call -> healthy.incrementAndGet());
               }
               // Refuses every call at once, as a server whose port is closed does.
-              return new CountingChannel(
+              return new TestChannel(
                   address,
                   call -> {
                     Member member = down.get();
@@ -107,37 +106,5 @@ class ServiceClusterTest {
     assertTrue(probes.get() > 10, "the server that is down was probed again and again: " + probes);
     assertEquals(List.of(), violations, "calls that reached the server that is down beside a probe");
     assertEquals(sent.get() - probes.get(), healthy.get(), "every other call went to a healthy server");
-  }
-
-  /** A channel that takes every call and hands it to {@code onSend}. */
-  private static final class CountingChannel implements ServerChannel {
-    private final String address;
-    private final java.util.function.Consumer<PendingCall> onSend;
-
-    CountingChannel(String address, java.util.function.Consumer<PendingCall> onSend) {
-      this.address = address;
-      this.onSend = onSend;
-    }
-
-    @Override
-    public void send(PendingCall call) {
-      onSend.accept(call);
-    }
-
-    @Override
-    public String address() {
-      return address;
-    }
-
-    @Override
-    public boolean acceptsCalls() {
-      return true;
-    }
-
-    @Override
-    public void reconnectNow() {}
-
-    @Override
-    public void retire() {}
   }
 }

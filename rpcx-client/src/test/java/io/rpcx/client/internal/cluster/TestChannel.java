@@ -4,8 +4,9 @@ import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.ServerChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
-/** A server channel that records calls and can be made to refuse them. */
+/** A server channel that records calls (or hands them on) and can be made to refuse them. */
 final class TestChannel implements ServerChannel {
   final String address;
   final List<PendingCall> sent = new ArrayList<>();
@@ -13,13 +14,23 @@ final class TestChannel implements ServerChannel {
   volatile boolean retired;
   volatile int reconnects;
 
+  private final Consumer<PendingCall> onSend;
+
+  /** A channel that records the calls sent in {@link #sent} (not thread-safe). */
   TestChannel(String address) {
     this.address = address;
+    this.onSend = sent::add;
+  }
+
+  /** A channel that hands each call sent to {@code onSend} instead of recording it. */
+  TestChannel(String address, Consumer<PendingCall> onSend) {
+    this.address = address;
+    this.onSend = onSend;
   }
 
   @Override
   public void send(PendingCall call) {
-    sent.add(call);
+    onSend.accept(call);
   }
 
   @Override

@@ -92,20 +92,20 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
     if (event == PrefaceHandler.HANDSHAKE_DONE) {
       handshakeDone = true;
-    }
-    if (event == PrefaceHandler.HANDSHAKE_DONE && !overConnectionLimit && drainReason != null) {
-      sendGoAway(); // told to go away before its client's preface came: it can read why now
-    } else if (event == PrefaceHandler.HANDSHAKE_DONE && overConnectionLimit) {
-      // Refused only now, after the preface, so the client can read why.
-      logger.warn(
-          "Refusing connection from {}: {} connections are open (limit {})",
-          remoteAddress,
-          transport.connectionCount() - 1,
-          transport.maxConnections());
-      goAway(
-          StatusCode.RESOURCE_EXHAUSTED,
-          "the server has too many connections (limit " + transport.maxConnections() + ")");
-      channel.eventLoop().schedule(() -> channel.close(), 5, TimeUnit.SECONDS);
+      if (overConnectionLimit) {
+        // Refused only now, after the preface, so the client can read why.
+        logger.warn(
+            "Refusing connection from {}: {} connections are open (limit {})",
+            remoteAddress,
+            transport.connectionCount() - 1,
+            transport.maxConnections());
+        goAway(
+            StatusCode.RESOURCE_EXHAUSTED,
+            "the server has too many connections (limit " + transport.maxConnections() + ")");
+        channel.eventLoop().schedule(() -> channel.close(), 5, TimeUnit.SECONDS);
+      } else if (drainReason != null) {
+        sendGoAway(); // told to go away before its client's preface came: it can read why now
+      }
     } else if (event instanceof IdleStateEvent
         && ((IdleStateEvent) event).state() == IdleState.READER_IDLE
         && callsInFlight.get() == 0) {
