@@ -317,6 +317,7 @@ public final class RpcxServer implements AutoCloseable {
    */
   public void stop(Duration gracePeriod) {
     Objects.requireNonNull(gracePeriod, "gracePeriod");
+    boolean stopping;
     synchronized (this) {
       if (state == State.NEW) {
         state = State.TERMINATED;
@@ -324,11 +325,15 @@ public final class RpcxServer implements AutoCloseable {
         terminated.countDown();
         return;
       }
-      if (state != State.RUNNING) {
-        awaitTerminationUninterruptibly();
-        return;
+      stopping = state == State.RUNNING;
+      if (stopping) {
+        state = State.STOPPING;
       }
-      state = State.STOPPING;
+    }
+    if (!stopping) {
+      // Another thread stops it: wait outside the monitor, which that stop takes to finish.
+      awaitTerminationUninterruptibly();
+      return;
     }
     long deadline = System.nanoTime() + gracePeriod.toNanos();
     boolean interrupted = false;

@@ -81,7 +81,7 @@ class AuthenticationTest {
       UnauthenticatedException e =
           assertThrows(UnauthenticatedException.class, () -> client.create(EchoService.class).echo("x"));
       assertEquals(
-          "echo.echo failed on 127.0.0.1:" + server.port()
+          "echo/echo failed on 127.0.0.1:" + server.port()
               + ": missing credentials: the call has no 'authorization' metadata",
           e.getMessage());
     }
@@ -92,7 +92,7 @@ class AuthenticationTest {
     try (RpcxClient client = client("guess-" + TOKEN.substring(0, 4))) {
       UnauthenticatedException e =
           assertThrows(UnauthenticatedException.class, () -> client.create(EchoService.class).echo("x"));
-      assertEquals("echo.echo failed on 127.0.0.1:" + server.port() + ": invalid credentials", e.getMessage());
+      assertEquals("echo/echo failed on 127.0.0.1:" + server.port() + ": invalid credentials", e.getMessage());
     }
   }
 

@@ -48,7 +48,7 @@ class ConnectionLossTest {
         assertFalse(unavailable.isSafeToRetry(), "the calls were sent and may have run");
         assertTrue(
             unavailable.getMessage().startsWith(
-                "connection to 127.0.0.1:" + port + " closed while controlled.hold was in flight"),
+                "connection to 127.0.0.1:" + port + " closed while controlled/hold was in flight"),
             unavailable.getMessage());
       }
       long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);

@@ -70,7 +70,7 @@ class LimitsTest {
           assertThrows(ExecutionException.class, () -> holder.holdAsync("one too many").get(5, TimeUnit.SECONDS));
       assertEquals(ResourceExhaustedException.class, e.getCause().getClass());
       assertEquals(
-          "controlled.holdAsync was not sent: 3 calls are already in flight on the connection to"
+          "controlled/holdAsync was not sent: 3 calls are already in flight on the connection to"
               + " 127.0.0.1:" + server.port() + " (limit 3)",
           e.getCause().getMessage());
       service.release();
@@ -99,8 +99,8 @@ class LimitsTest {
           assertThrows(ExecutionException.class, () -> holder.holdAsync("c").get(5, TimeUnit.SECONDS));
       assertEquals(ResourceExhaustedException.class, e.getCause().getClass());
       assertEquals(
-          "controlled.holdAsync failed on 127.0.0.1:" + server.port() + ": too many calls in"
-              + " flight on this connection (limit 2); controlled.holdAsync was not processed",
+          "controlled/holdAsync failed on 127.0.0.1:" + server.port() + ": too many calls in"
+              + " flight on this connection (limit 2); controlled/holdAsync was not processed",
           e.getCause().getMessage());
       service.release();
       assertEquals("a", first.get(10, TimeUnit.SECONDS));
@@ -157,7 +157,7 @@ class LimitsTest {
               () -> client.create(ValuesService.class).nested(List.of(List.of(1))));
       assertTrue(
           e.getMessage().endsWith(
-              "cannot decode argument 0 (value) of values.nested: value nested deeper than 1"
+              "cannot decode argument 0 (value) of values/nested: value nested deeper than 1"
                   + " levels (at list<int32>)"),
           e.getMessage());
     } finally {

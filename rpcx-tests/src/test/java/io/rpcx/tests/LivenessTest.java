@@ -73,7 +73,7 @@ class LivenessTest {
       assertTrue(backingOff.isSafeToRetry());
       assertTrue(
           backingOff.getMessage().matches(
-              "echo.echo was not sent to 127.0.0.1:" + port + ": reconnecting in \\d+ ms after:"
+              "echo/echo was not sent to 127.0.0.1:" + port + ": reconnecting in \\d+ ms after:"
                   + " cannot connect to 127.0.0.1:" + port + ": Connection refused"),
           backingOff.getMessage());
 

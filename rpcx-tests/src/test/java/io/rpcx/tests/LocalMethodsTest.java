@@ -40,7 +40,7 @@ class LocalMethodsTest {
       UnavailableException remote = assertThrows(UnavailableException.class, () -> echo.echo("x"));
       assertTrue(remote.isSafeToRetry(), "a call that could not connect was never sent");
       assertEquals(
-          "echo.echo was not sent to 127.0.0.1:" + port + ": cannot connect to 127.0.0.1:"
+          "echo/echo was not sent to 127.0.0.1:" + port + ": cannot connect to 127.0.0.1:"
               + port + ": Connection refused",
           remote.getMessage());
     }

@@ -271,7 +271,7 @@ class MalformedInputTest {
       EchoService echo = client.create(EchoService.class);
       InternalErrorException e = assertThrows(InternalErrorException.class, () -> echo.echo("bad"));
       assertEquals(
-          "cannot decode the result of echo.echo from 127.0.0.1:" + server.port()
+          "cannot decode the result of echo/echo from 127.0.0.1:" + server.port()
               + ": field 1 holds wire type VARINT but string needs LEN",
           e.getMessage());
       assertEquals("good", echo.echo("good"));

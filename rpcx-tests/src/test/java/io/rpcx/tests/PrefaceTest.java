@@ -109,7 +109,7 @@ class PrefaceTest {
       assertTrue(millis >= 250 && millis < 5_000, "failed after " + millis + " ms");
       assertTrue(e.isSafeToRetry());
       assertEquals(
-          "echo.echo was not sent to 127.0.0.1:" + silent.getLocalPort() + ": 127.0.0.1:"
+          "echo/echo was not sent to 127.0.0.1:" + silent.getLocalPort() + ": 127.0.0.1:"
               + silent.getLocalPort()
               + " accepted the connection but completed no RPCX handshake within 300 ms",
           e.getMessage());

@@ -68,7 +68,7 @@ class SafetyTest {
       RPCXReply typeReply = RPCXReply.parseFrom(raw.readFrame().payload);
       assertEquals(StatusCode.BAD_REQUEST, typeReply.getError().getCode());
       assertEquals(
-          "argument 0 (order) of orders.loadOrder: the client sent type '" + CANARY
+          "argument 0 (order) of orders/loadOrder: the client sent type '" + CANARY
               + "' but the server expects 'OrderInfo'",
           typeReply.getError().getMessage());
     }
@@ -98,7 +98,7 @@ class SafetyTest {
       assertEquals(11, reply.getRequestId());
       assertEquals(StatusCode.BAD_REQUEST, reply.getError().getCode());
       assertTrue(
-          reply.getError().getMessage().startsWith("cannot decode argument 0 (order) of orders.loadOrder: "),
+          reply.getError().getMessage().startsWith("cannot decode argument 0 (order) of orders/loadOrder: "),
           reply.getError().getMessage());
     }
     assertEquals("still serving", rpcx.create(OrderService.class).sendStr("still serving"));

@@ -166,7 +166,7 @@ class ServerLifecycleTest {
       assertEquals(7, parsed.getRequestId());
       assertEquals(StatusCode.UNAVAILABLE, parsed.getError().getCode());
       assertEquals(
-          "the server is shutting down; controlled.started was not processed",
+          "the server is shutting down; controlled/started was not processed",
           parsed.getError().getMessage());
       raw.close();
 
@@ -175,6 +175,36 @@ class ServerLifecycleTest {
       stopping.get(10, TimeUnit.SECONDS);
     } finally {
       server.stop(Duration.ZERO);
+    }
+  }
+
+  @Test
+  void stopsFromTwoThreadsAtOnceBothReturnOnceTheServerIsTerminated() throws Exception {
+    ControlledService.Impl service = new ControlledService.Impl();
+    service.holdNext(1);
+    RpcxServer server =
+        RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(service).build().start();
+    try (RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build()) {
+      CompletableFuture<String> held =
+          CompletableFuture.supplyAsync(
+              () -> client.create(ControlledService.class).hold("held"), ThreadPerTask.EXECUTOR);
+      assertTrue(service.awaitHeld(10));
+      CompletableFuture<Void> first =
+          CompletableFuture.runAsync(
+              () -> server.stop(Duration.ofSeconds(30)), ThreadPerTask.EXECUTOR);
+      while (server.isRunning()) {
+        Thread.onSpinWait();
+      }
+      // The second stop waits for the first, which must still be able to finish.
+      CompletableFuture<Void> second =
+          CompletableFuture.runAsync(server::stop, ThreadPerTask.EXECUTOR);
+      service.release();
+      assertEquals("held", held.get(10, TimeUnit.SECONDS));
+      first.get(10, TimeUnit.SECONDS);
+      second.get(10, TimeUnit.SECONDS);
+      assertFalse(server.isRunning());
+    } finally {
+      service.release();
     }
   }
 

@@ -69,7 +69,7 @@ class TimeoutTest {
             () -> rpcx.create(Brief.class).holdBriefly("x"));
     assertElapsedBetween(start, 200, 2_000);
     assertEquals(
-        "controlled.hold timed out after 200 ms waiting for 127.0.0.1:" + port, e.getMessage());
+        "controlled/hold timed out after 200 ms waiting for 127.0.0.1:" + port, e.getMessage());
   }
 
   @Test

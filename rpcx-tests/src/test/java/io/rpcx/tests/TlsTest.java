@@ -142,7 +142,7 @@ class TlsTest {
     int port = start(server, true);
     UnavailableException e = refused(port, trustingClient());
     assertEquals(
-        "controlled.started was not sent to 127.0.0.1:" + port + ": TLS with 127.0.0.1:" + port
+        "controlled/started was not sent to 127.0.0.1:" + port + ": TLS with 127.0.0.1:" + port
             + " failed: Received fatal alert: bad_certificate (the server requires a client certificate it trusts:"
             + " mutual TLS needs TlsConfig.client().keyPair(...))",
         e.getMessage());

@@ -18,6 +18,7 @@ import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SchemaFrames;
 import io.rpcx.core.internal.transport.ControlFrames;
+import io.rpcx.core.internal.transport.FrameOverLimitException;
 import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.QueuedWrite;
@@ -115,7 +116,7 @@ final class ClientConnection implements CallOwner {
           Frames.encode(
               channel.alloc(), FrameType.REQUEST, call.model().requestSizeHint(),
               settings.maxFrameSize, call::writeTo);
-    } catch (IndexOutOfBoundsException e) {
+    } catch (FrameOverLimitException e) {
       throw new ResourceExhaustedException(
           "the request of " + call.model().displayName() + " is over the frame limit of "
               + settings.maxFrameSize + " bytes");

@@ -29,7 +29,7 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
 
   /**
    * A writer into {@code buffer} that never writes more than {@code maxLength} bytes: a write
-   * that would throws {@link IndexOutOfBoundsException}, as a bounded Netty buffer does.
+   * that would throws {@link WriteLimitException}.
    */
   public ByteArrayProtoWriter(byte[] buffer, int maxLength) {
     if (buffer.length > maxLength) {
@@ -58,15 +58,10 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
 
   private void grow(int more) {
     long needed = (long) position + more;
-    if (needed > maxLength) {
-      throw new IndexOutOfBoundsException(
-          "writing " + more + " bytes at " + position + " would pass the limit of " + maxLength);
-    }
     // The JVM refuses arrays of nearly Integer.MAX_VALUE elements; stay below its limit.
     long limit = Math.min(maxLength, Integer.MAX_VALUE - 8);
     if (needed > limit) {
-      throw new IndexOutOfBoundsException(
-          "writing " + more + " bytes at " + position + " would pass the array limit of " + limit);
+      throw new WriteLimitException(more, position, limit);
     }
     buffer = Arrays.copyOf(buffer, (int) Math.min(limit, Math.max(2L * buffer.length, needed)));
   }

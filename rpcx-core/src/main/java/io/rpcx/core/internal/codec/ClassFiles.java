@@ -109,6 +109,7 @@ final class ClassFiles {
         int access, String name, String descriptor, int maxStack, int maxLocals, Code code) {
       byte[] instructions = code.toBytes();
       byte[] frames = code.stackMapTable();
+      byte[] handlers = code.exceptionTable();
       int nameIndex = pool.utf8(name);
       int typeIndex = pool.utf8(descriptor);
       int codeName = pool.utf8("Code");
@@ -120,12 +121,12 @@ final class ClassFiles {
         o.writeShort(1); // attributes: Code
         o.writeShort(codeName);
         int framesLength = frames == null ? 0 : 6 + frames.length;
-        o.writeInt(12 + instructions.length + framesLength);
+        o.writeInt(10 + instructions.length + handlers.length + framesLength);
         o.writeShort(maxStack);
         o.writeShort(maxLocals);
         o.writeInt(instructions.length);
         o.write(instructions);
-        o.writeShort(0); // exception table
+        o.write(handlers); // exception table, with its length
         if (frames == null) {
           o.writeShort(0);
         } else {
@@ -173,6 +174,10 @@ final class ClassFiles {
     private final List<Label> fixupTargets = new ArrayList<>();
     private final List<Label> frameLabels = new ArrayList<>();
     private final List<int[]> frameLocals = new ArrayList<>();
+    private final List<int[]> frameStacks = new ArrayList<>();
+    /** Exception handlers: start, end and handler labels, and the caught class. */
+    private final List<Label[]> handlerLabels = new ArrayList<>();
+    private final List<Integer> handlerTypes = new ArrayList<>();
 
     Code op(int opcode) {
       ensure(1);
@@ -228,10 +233,58 @@ final class ClassFiles {
      * ClassFiles#object}) and an empty operand stack.
      */
     Code mark(Label label, int... locals) {
+      return mark(label, locals, new int[0]);
+    }
+
+    /**
+     * Places {@code label} here, where an exception handler starts: the frame has these locals
+     * and the caught exception ({@link ClassFiles#object} of its class) on the operand stack.
+     */
+    Code markHandler(Label label, int caughtClass, int... locals) {
+      return mark(label, locals, new int[] {object(caughtClass)});
+    }
+
+    private Code mark(Label label, int[] locals, int[] stack) {
       label.position = size;
       frameLabels.add(label);
       frameLocals.add(locals);
+      frameStacks.add(stack);
       return this;
+    }
+
+    /** Places {@code label} here, without a frame: the bounds of a range an exception handler covers. */
+    Code place(Label label) {
+      label.position = size;
+      return this;
+    }
+
+    /**
+     * Catches exceptions of class {@code caughtClass} (a constant pool class index) thrown by the
+     * instructions from {@code start} up to {@code end}, in {@code handler}, which must be placed
+     * with {@link #markHandler}.
+     */
+    Code handle(Label start, Label end, Label handler, int caughtClass) {
+      handlerLabels.add(new Label[] {start, end, handler});
+      handlerTypes.add(caughtClass);
+      return this;
+    }
+
+    /** The exception table, with its length. */
+    byte[] exceptionTable() {
+      ByteArrayOutputStream table = new ByteArrayOutputStream();
+      write(table, o -> {
+        o.writeShort(handlerLabels.size());
+        for (int i = 0; i < handlerLabels.size(); i++) {
+          for (Label label : handlerLabels.get(i)) {
+            if (label.position < 0) {
+              throw new IllegalStateException("an exception range with a label never placed");
+            }
+            o.writeShort(label.position);
+          }
+          o.writeShort(handlerTypes.get(i));
+        }
+      });
+      return table.toByteArray();
     }
 
     private void fixup(int position, int width, int branchAt, Label target) {
@@ -289,19 +342,23 @@ final class ClassFiles {
           }
           o.writeByte(255); // full_frame
           o.writeShort(position - previous - 1);
-          int[] locals = frameLocals.get(i);
-          o.writeShort(locals.length);
-          for (int type : locals) {
-            o.writeByte(type >>> 16 == 7 ? 7 : type);
-            if (type >>> 16 == 7) {
-              o.writeShort(type & 0xFFFF);
-            }
-          }
-          o.writeShort(0); // operand stack
+          writeTypes(o, frameLocals.get(i));
+          writeTypes(o, frameStacks.get(i)); // operand stack
           previous = position;
         }
       });
       return table.toByteArray();
+    }
+  }
+
+  /** Writes a count, then verification types as {@link #INTEGER}, {@link #LONG}, {@link #object}. */
+  private static void writeTypes(DataOutputStream o, int[] types) throws IOException {
+    o.writeShort(types.length);
+    for (int type : types) {
+      o.writeByte(type >>> 16 == 7 ? 7 : type);
+      if (type >>> 16 == 7) {
+        o.writeShort(type & 0xFFFF);
+      }
     }
   }
 

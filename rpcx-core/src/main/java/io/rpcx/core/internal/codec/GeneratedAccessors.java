@@ -195,19 +195,45 @@ final class GeneratedAccessors {
     Code write = new Code().op(0x2c).op(0xc0).index(ownerClass).op(0x4e); // aload_2, cast, astore_3
     int writeThrough =
         pool.methodRef(pojoFieldClass, "write", "(" + PROTO_WRITER + "Ljava/lang/Object;)V");
+    // A record's accessor method is user code: what it throws is caught right at its call and
+    // reported as that method's failure; nothing else in writeFields is caught.
+    int exceptionClass = pool.classRef("java/lang/Exception");
+    Label[] accessorFailures = new Label[n];
     for (int i = 0; i < n; i++) {
       Kind kind = directKind(owner, fields.get(i));
       write.op(0x2a).op(0xb4).index(accessorField[i]).op(0x2b).op(0x2d); // this.fi, out, o
       if (kind == null) {
         write.op(0xb6).index(writeThrough); // invokevirtual PojoField.write
+        continue;
+      }
+      if (canonical == null) {
+        write.op(0xb4).index(valueRead[i]); // getfield o.field
       } else {
-        write.op(canonical == null ? 0xb4 : 0xb6).index(valueRead[i]) // o.field or o.field()
-            .op(0xb6).index(pool.methodRef(fieldClass[i], kind.writeHelper,
-                "(" + PROTO_WRITER + kind.valueDescriptor + ")V")); // invokevirtual writeX
+        Label start = new Label();
+        Label end = new Label();
+        accessorFailures[i] = new Label();
+        write.place(start).op(0xb6).index(valueRead[i]).place(end) // invokevirtual o.field()
+            .handle(start, end, accessorFailures[i], exceptionClass);
+      }
+      write.op(0xb6).index(pool.methodRef(fieldClass[i], kind.writeHelper,
+          "(" + PROTO_WRITER + kind.valueDescriptor + ")V")); // invokevirtual writeX
+    }
+    write.op(0xb1); // return
+    int accessorFailed =
+        pool.methodRef(writer.superClass(), "accessorFailed",
+            "(Ljava/lang/Exception;I)" + ClassFiles.descriptor(CodecException.class));
+    int[] writeLocals = {
+      object(thisClass), object(pool.classRef(ClassFiles.internalName(ProtoWriter.class))),
+      object(pool.classRef("java/lang/Object")), object(ownerClass)
+    };
+    for (int i = 0; i < n; i++) {
+      if (accessorFailures[i] != null) {
+        write.markHandler(accessorFailures[i], exceptionClass, writeLocals)
+            .op(0x2a).op(0x5f).pushInt(i) // aload_0, swap: this, exception, i
+            .op(0xb6).index(accessorFailed).op(0xbf); // invokevirtual accessorFailed, athrow
       }
     }
-    writer.method(0x0004, "writeFields", "(" + PROTO_WRITER + "Ljava/lang/Object;)V", 4, 4,
-        write.op(0xb1));
+    writer.method(0x0004, "writeFields", "(" + PROTO_WRITER + "Ljava/lang/Object;)V", 4, 4, write);
 
     if (canonical != null) {
       return writer.toBytes(); // records are read into an array and created whole

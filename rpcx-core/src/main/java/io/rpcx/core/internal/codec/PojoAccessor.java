@@ -56,6 +56,14 @@ public abstract class PojoAccessor {
     throw new UnsupportedOperationException("records are created whole");
   }
 
+  /**
+   * The failure to report when the accessor method of record component {@code index} threw {@code
+   * cause} while the record was being written: the generated code catches it right at that call.
+   */
+  protected final CodecException accessorFailed(Exception cause, int index) {
+    return codec.accessorFailed(index, cause);
+  }
+
   /** The receiver field index of {@code tag}, negative to skip it; fails on incompatible types. */
   protected final int localIndex(FieldMapping mapping, int tag) throws CodecException {
     return codec.localIndex(mapping, tag);

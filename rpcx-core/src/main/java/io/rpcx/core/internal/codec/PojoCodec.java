@@ -101,14 +101,7 @@ final class PojoCodec<T> extends MessageCodec<T> {
   @Override
   protected void writePayload(ProtoWriter out, T value) throws IOException {
     out.enter(typeName());
-    if (accessor != null && constructorPosition != null) {
-      try {
-        accessor.writeFields(out, value);
-      } catch (RuntimeException e) { // from a component's accessor method
-        throw new CodecException(
-            "an accessor method of record " + type.getName() + " threw " + e, e);
-      }
-    } else if (accessor != null) {
+    if (accessor != null) {
       accessor.writeFields(out, value);
     } else {
       for (PojoField field : fields) {
@@ -223,6 +216,17 @@ final class PojoCodec<T> extends MessageCodec<T> {
       }
     }
     return instantiate(arguments);
+  }
+
+  /**
+   * The failure of record component {@code index}'s accessor method, which threw {@code cause}
+   * while the record was being written: the user's code failed, not the encoding.
+   */
+  CodecException accessorFailed(int index, Throwable cause) {
+    return new CodecException(
+        "the accessor method " + type.getSimpleName() + "." + fields[index].name()
+            + "() of record " + type.getName() + " threw " + cause,
+        cause);
   }
 
   /** The receiver field of a tag, or -1 to skip it; fails on a field of an incompatible type. */

@@ -540,8 +540,11 @@ public abstract class PojoField {
       try {
         value = accessor.invoke(pojo);
       } catch (InvocationTargetException e) {
+        Class<?> record = accessor.getDeclaringClass();
         throw new CodecException(
-            "accessor of component '" + name() + "' threw " + e.getCause(), e.getCause());
+            "the accessor method " + record.getSimpleName() + "." + name() + "() of record "
+                + record.getName() + " threw " + e.getCause(),
+            e.getCause());
       } catch (IllegalAccessException e) {
         throw accessFailed(e);
       }

@@ -68,7 +68,7 @@ public final class MethodModel {
     this.declaredExceptions = List.copyOf(declaredExceptions);
     this.idempotent = idempotent;
     this.routingKeyIndex = routingKeyIndex;
-    this.displayName = service + "." + name;
+    this.displayName = service + "/" + name;
     this.nameFields = RequestCodec.nameFields(service, name);
     Class<?>[] types = javaMethod.getParameterTypes();
     this.primitiveParameters = new boolean[types.length];
@@ -157,7 +157,7 @@ public final class MethodModel {
     return name;
   }
 
-  /** {@code service.method}, for messages. */
+  /** {@code service/method}, for messages. */
   public String displayName() {
     return displayName;
   }

@@ -48,6 +48,7 @@ public final class ServiceModels {
     if (service.isEmpty()) {
       throw new IllegalArgumentException("@RPCXClient on " + type.getName() + " has an empty name");
     }
+    Names.checkService(service, "@RPCXClient on " + type.getName());
     if (annotation.timeoutMillis() < 0) {
       throw new IllegalArgumentException(
           "@RPCXClient on " + type.getName() + " has timeoutMillis " + annotation.timeoutMillis()
@@ -76,6 +77,7 @@ public final class ServiceModels {
       throw new IllegalArgumentException(
           "the service name of " + implementation.getName() + " is empty");
     }
+    Names.checkService(name, implementation.getName());
     if (implementation.isInterface() || Modifier.isAbstract(implementation.getModifiers())) {
       throw new IllegalArgumentException(
           implementation.getName() + " is published as service '" + name
@@ -182,6 +184,7 @@ public final class ServiceModels {
     if (nameOverride != null) {
       name = nameOverride;
     }
+    Names.checkMethod(name, describe(method));
     if (method.getTypeParameters().length > 0) {
       throw new IllegalArgumentException(
           describe(method) + " is generic: remote methods need concrete parameter and result"

@@ -5,15 +5,17 @@ import com.google.protobuf.MessageLite;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.rpcx.core.internal.codec.ProtoWriter;
+import io.rpcx.core.internal.codec.WriteLimitException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A {@link ProtoWriter} straight into an outgoing frame's pooled buffer, which grows as needed.
- * Nested lengths are patched in place; when a length needs more than its reserved byte, the
- * content moves within the buffer (a memmove), which happens once per nested value of 128 bytes
- * or more.
+ * A {@link ProtoWriter} straight into an outgoing frame's pooled buffer, which grows as needed up
+ * to its maximum capacity (the frame limit): a write past it throws {@link WriteLimitException}
+ * and writes nothing. Nested lengths are patched in place; when a length needs more than its
+ * reserved byte, the content moves within the buffer (a memmove), which happens once per nested
+ * value of 128 bytes or more.
  */
 public final class ByteBufProtoWriter extends ProtoWriter {
   /**
@@ -31,29 +33,44 @@ public final class ByteBufProtoWriter extends ProtoWriter {
     this.start = buffer.writerIndex();
   }
 
+  /** Makes room for {@code more} bytes, or throws {@link WriteLimitException} past the limit. */
+  private void reserve(int more) {
+    if (buffer.writableBytes() < more) {
+      if (more > buffer.maxWritableBytes()) {
+        throw new WriteLimitException(more, position(), (long) buffer.maxCapacity() - start);
+      }
+      buffer.ensureWritable(more);
+    }
+  }
+
   @Override
   public void writeByte(int value) {
+    reserve(1);
     buffer.writeByte(value);
   }
 
   @Override
   public void writeBytes(byte[] bytes, int offset, int length) {
+    reserve(length);
     buffer.writeBytes(bytes, offset, length);
   }
 
   @Override
   public void writeBytes(ByteBuffer bytes) {
+    reserve(bytes.remaining());
     buffer.writeBytes(bytes.duplicate());
   }
 
   @Override
   public void writeVarint32(int value) {
     if ((value & ~0x7F) == 0) {
+      reserve(1);
       buffer.writeByte(value);
     } else if ((value & ~0x3FFF) == 0) {
+      reserve(2);
       buffer.writeShort(((value & 0x7F) | 0x80) << 8 | (value >>> 7));
     } else {
-      buffer.ensureWritable(5);
+      reserve(varint32Size(value));
       while ((value & ~0x7F) != 0) {
         buffer.writeByte((value & 0x7F) | 0x80);
         value >>>= 7;
@@ -64,7 +81,7 @@ public final class ByteBufProtoWriter extends ProtoWriter {
 
   @Override
   public void writeVarint64(long value) {
-    buffer.ensureWritable(10);
+    reserve(varint64Size(value));
     while ((value & ~0x7FL) != 0) {
       buffer.writeByte((int) ((value & 0x7F) | 0x80));
       value >>>= 7;
@@ -74,11 +91,13 @@ public final class ByteBufProtoWriter extends ProtoWriter {
 
   @Override
   public void writeFixed32(int value) {
+    reserve(4);
     buffer.writeIntLE(value);
   }
 
   @Override
   public void writeFixed64(long value) {
+    reserve(8);
     buffer.writeLongLE(value);
   }
 
@@ -90,7 +109,7 @@ public final class ByteBufProtoWriter extends ProtoWriter {
       // buffer check per byte. The temporary array is small and dies young.
       byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
       writeVarint32(utf8.length);
-      buffer.writeBytes(utf8);
+      writeBytes(utf8, 0, utf8.length);
       return;
     }
     // A long string goes in chunks, so that no temporary array of its size is made. A chunk
@@ -102,7 +121,8 @@ public final class ByteBufProtoWriter extends ProtoWriter {
       if (to < length && Character.isHighSurrogate(value.charAt(to - 1))) {
         to--;
       }
-      buffer.writeBytes(value.substring(from, to).getBytes(StandardCharsets.UTF_8));
+      byte[] utf8 = value.substring(from, to).getBytes(StandardCharsets.UTF_8);
+      writeBytes(utf8, 0, utf8.length);
       from = to;
     }
     endLengthDelimited(mark);
@@ -112,7 +132,7 @@ public final class ByteBufProtoWriter extends ProtoWriter {
   public void writeMessage(MessageLite message) throws IOException {
     int size = message.getSerializedSize();
     writeVarint32(size);
-    buffer.ensureWritable(size);
+    reserve(size);
     int at = buffer.writerIndex();
     CodedOutputStream out =
         buffer.hasArray()
@@ -126,6 +146,7 @@ public final class ByteBufProtoWriter extends ProtoWriter {
   @Override
   public long beginLengthDelimited(int expectedLength) {
     int reserved = varint32Size(expectedLength);
+    reserve(reserved);
     long mark = mark(buffer.writerIndex(), reserved);
     buffer.writeZero(reserved);
     return mark;
@@ -143,7 +164,7 @@ public final class ByteBufProtoWriter extends ProtoWriter {
     }
     if (needed != reserved) {
       if (needed > reserved) {
-        buffer.ensureWritable(needed - reserved);
+        reserve(needed - reserved);
       }
       // Moves the content; ByteBuf.setBytes within one buffer copies like memmove
       // (System.arraycopy for heap buffers, Unsafe.copyMemory for direct ones).

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.ProtoWriter;
+import io.rpcx.core.internal.codec.WriteLimitException;
 import io.rpcx.core.internal.protocol.FrameType;
 import java.io.IOException;
 
@@ -26,8 +27,8 @@ public final class Frames {
 
   /**
    * A buffer holding a frame header whose length is still open; write the payload after it (it
-   * grows as needed from {@code capacityHint}, but never past the frame limit: writing more throws
-   * {@link IndexOutOfBoundsException}) and call {@link #finish}.
+   * grows as needed from {@code capacityHint}, but never past the frame limit: a {@link
+   * ByteBufProtoWriter} throws {@link WriteLimitException} there) and call {@link #finish}.
    */
   private static ByteBuf begin(
       ByteBufAllocator allocator, byte type, int capacityHint, int maxFrameSize) {
@@ -61,7 +62,7 @@ public final class Frames {
 
   /**
    * A frame of {@code type} whose payload {@code payload} writes, at most {@code maxFrameSize}
-   * bytes after the length field ({@link IndexOutOfBoundsException} past that, and nothing kept).
+   * bytes after the length field ({@link FrameOverLimitException} past that, and nothing kept).
    * A payload expected to be up to 64 KiB ({@code sizeHint}: the last one's size) is encoded into
    * a heap array and copied into an exactly sized pooled buffer at once: a heap array takes the
    * codec's many small writes for less than a Netty buffer, which checks bounds and its reference
@@ -82,21 +83,29 @@ public final class Frames {
       // A little slack over the last size saves regrowing for a payload a bit larger.
       int capacity = (int) Math.min(stagingLimit, hint + (hint >>> 4) + 16L);
       ByteArrayProtoWriter out = new ByteArrayProtoWriter(new byte[capacity], stagingLimit);
+      boolean staged;
       try {
         payload.writeTo(out);
+        staged = true;
+      } catch (WriteLimitException e) {
+        if (stagingLimit == maxPayload) {
+          throw new FrameOverLimitException(maxFrameSize);
+        }
+        staged = false; // larger than staging takes: write it again, straight into the frame
+      }
+      if (staged) {
         ByteBuf frame = allocate(allocator, type, out.position());
         frame.writeBytes(out.array(), 0, out.position());
         return frame;
-      } catch (IndexOutOfBoundsException e) {
-        if (stagingLimit == maxPayload) {
-          throw e; // over the frame limit itself
-        }
-        hint = MAX_STAGED; // larger than staging takes: write it again, straight into the frame
       }
+      hint = MAX_STAGED;
     }
     ByteBuf frame = begin(allocator, type, hint, maxFrameSize);
     try {
       payload.writeTo(new ByteBufProtoWriter(frame));
+    } catch (WriteLimitException e) {
+      frame.release();
+      throw new FrameOverLimitException(maxFrameSize);
     } catch (Throwable e) {
       frame.release();
       throw e;

@@ -319,7 +319,7 @@ class GeneratedAccessorsTest {
             CodecException.class,
             () -> encodeOrThrow(Credentials.class, new Credentials("", "secret")));
     assertEquals(
-        "an accessor method of record " + Credentials.class.getName()
+        "the accessor method Credentials.user() of record " + Credentials.class.getName()
             + " threw java.lang.IllegalStateException: no user",
         e.getMessage());
   }

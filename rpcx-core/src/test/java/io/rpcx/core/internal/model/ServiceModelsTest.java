@@ -46,7 +46,7 @@ class ServiceModelsTest {
     ServiceModel model = ServiceModels.forClient(Orders.class, codecs);
     assertEquals("orders", model.name());
     MethodModel find = model.method("loadOrder");
-    assertEquals("orders.loadOrder", find.displayName());
+    assertEquals("orders/loadOrder", find.displayName());
     assertEquals(300, find.timeoutMillis());
     assertEquals(List.of(IOException.class), find.declaredExceptions());
     assertEquals(2000, model.method("echo").timeoutMillis(), "the interface's timeout applies");
@@ -279,5 +279,66 @@ class ServiceModelsTest {
         "java.lang.String is not annotated @RPCXServer; annotate it or register it under an"
             + " explicit service name",
         unannotated.getMessage());
+  }
+
+  @RPCXClient(name = "shop.v1.Orders")
+  interface DottedService {
+    @Method("find-order")
+    String find(String id);
+
+    String $count_2();
+  }
+
+  @RPCXClient(name = "shop..Orders")
+  interface EmptyServicePart {}
+
+  @RPCXClient(name = "orders/v1")
+  interface SlashInService {}
+
+  @RPCXClient(name = "orders")
+  interface DotInMethod {
+    @Method("find.order")
+    String find(String id);
+  }
+
+  @RPCXClient(name = "orders")
+  interface NonAsciiMethod {
+    String größe();
+  }
+
+  @Test
+  void servicesAreDottedIdentifiersAndMethodsOneIdentifierSoThatServiceSlashMethodIsOneMethod() {
+    ServiceModel dotted = ServiceModels.forClient(DottedService.class, codecs);
+    assertEquals("shop.v1.Orders/find-order", dotted.method("find-order").displayName());
+    assertEquals("shop.v1.Orders/$count_2", dotted.method("$count_2").displayName());
+    String rule =
+        "(expected: ASCII letters, digits, '_', '$' and '-', starting with a letter, '_' or '$'";
+    assertMessage(
+        EmptyServicePart.class,
+        "service name 'shop..Orders' of @RPCXClient on " + EmptyServicePart.class.getName()
+            + " is not valid " + rule + ", in parts joined by single dots, such as 'orders' or"
+            + " 'shop.v1.Orders')");
+    assertMessage(
+        SlashInService.class,
+        "service name 'orders/v1' of @RPCXClient on " + SlashInService.class.getName()
+            + " is not valid " + rule + ", in parts joined by single dots, such as 'orders' or"
+            + " 'shop.v1.Orders')");
+    assertMessage(
+        DotInMethod.class,
+        "method name 'find.order' of " + DotInMethod.class.getName() + ".find(String) is not"
+            + " valid " + rule + ", such as 'findOrder'; publish it under a valid name with"
+            + " @Method)");
+    assertMessage(
+        NonAsciiMethod.class,
+        "method name 'größe' of " + NonAsciiMethod.class.getName() + ".größe() is not valid "
+            + rule + ", such as 'findOrder'; publish it under a valid name with @Method)");
+    IllegalArgumentException server =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServiceModels.forServer("a b", GreeterImpl.class, codecs));
+    assertEquals(
+        "service name 'a b' of " + GreeterImpl.class.getName() + " is not valid " + rule
+            + ", in parts joined by single dots, such as 'orders' or 'shop.v1.Orders')",
+        server.getMessage());
   }
 }

@@ -2,14 +2,17 @@ package io.rpcx.core.internal.transport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.rpcx.core.internal.protocol.FrameType;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -82,14 +85,56 @@ class FramesTest {
               ALLOCATOR, FrameType.REQUEST, hint, maxFrameSize, endingInAVarint(maxPayload));
       assertEquals(maxFrameSize + FrameType.LENGTH_FIELD_SIZE, frame.readableBytes());
       frame.release();
-      assertThrows(
-          IndexOutOfBoundsException.class,
-          () ->
-              Frames.encode(
-                  ALLOCATOR, FrameType.REQUEST, hint, maxFrameSize,
-                  endingInAVarint(maxPayload + 1)),
-          "hint " + hint);
+      FrameOverLimitException e =
+          assertThrows(
+              FrameOverLimitException.class,
+              () ->
+                  Frames.encode(
+                      ALLOCATOR, FrameType.REQUEST, hint, maxFrameSize,
+                      endingInAVarint(maxPayload + 1)),
+              "hint " + hint);
+      assertEquals("the frame is over the limit of 4096 bytes", e.getMessage());
     }
+  }
+
+  @Test
+  void anIndexOutOfBoundsExceptionFromThePayloadIsNeitherAStagingOverflowNorTheFrameLimit() {
+    for (int hint : HINTS) {
+      AtomicInteger writes = new AtomicInteger();
+      IndexOutOfBoundsException thrown = new IndexOutOfBoundsException("a bug in a codec");
+      IndexOutOfBoundsException e =
+          assertThrows(
+              IndexOutOfBoundsException.class,
+              () ->
+                  Frames.encode(
+                      ALLOCATOR, FrameType.REQUEST, hint, 1 << 20,
+                      out -> {
+                        writes.incrementAndGet();
+                        throw thrown;
+                      }),
+              "hint " + hint);
+      assertSame(thrown, e);
+      assertEquals(1, writes.get(), "written once, never again straight into the frame");
+    }
+  }
+
+  @Test
+  void aStagedPayloadThatOutgrowsStagingIsWrittenAgainEvenBehindACatchAll() throws Exception {
+    // A codec that wraps every RuntimeException of what it calls (as one wrapping a user's code
+    // might) must not swallow the staging signal.
+    int size = Frames.MAX_STAGED + 100;
+    ByteBuf frame =
+        Frames.encode(
+            ALLOCATOR, FrameType.REQUEST, 0, 1 << 20,
+            out -> {
+              try {
+                out.writeBytes(new byte[size], 0, size);
+              } catch (IllegalStateException | IndexOutOfBoundsException e) {
+                throw new IOException("wrapped", e);
+              }
+            });
+    assertEquals(size, Frames.payloadSize(frame));
+    frame.release();
   }
 
   @Test

@@ -71,7 +71,7 @@ public final class RequestDispatcher {
       connection.sendError(
           requestId,
           StatusCode.UNAVAILABLE,
-          drainReason + "; " + envelope.service() + "." + envelope.method() + " was not processed",
+          drainReason + "; " + envelope.service() + "/" + envelope.method() + " was not processed",
           "");
       return;
     }

@@ -194,13 +194,13 @@ final class ServerCall implements Runnable, CallInfo {
     try {
       connection.sendValue(envelope.requestId(), model, result);
     } catch (CodecException | RuntimeException e) {
-      logger.warn("Cannot encode the result of {}: {}", model.displayName(), e.toString());
-      connection.sendError(
-          envelope.requestId(),
-          StatusCode.INTERNAL,
-          "the server could not encode the result of " + model.displayName() + ": "
-              + (e instanceof CodecException ? e.getMessage() : e.toString()),
-          "");
+      // The method ran: its effects stand, so the caller must not take this for a call that
+      // never happened (INTERNAL is never retried).
+      String problem =
+          model.displayName() + " ran, but its result could not be encoded: "
+              + (e instanceof CodecException ? e.getMessage() : e.toString());
+      logger.warn("{} (for {})", problem, connection.remoteAddress());
+      connection.sendError(envelope.requestId(), StatusCode.INTERNAL, problem, "");
     }
   }
 

@@ -16,6 +16,7 @@ import io.rpcx.core.internal.protocol.SchemaFrames;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.transport.QueuedWrite;
 import io.rpcx.core.internal.transport.ControlFrames;
+import io.rpcx.core.internal.transport.FrameOverLimitException;
 import io.rpcx.core.internal.transport.FrameTooLargeException;
 import io.rpcx.core.internal.transport.FrameWrite;
 import io.rpcx.core.internal.transport.Frames;
@@ -203,7 +204,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
                       ReplyCodec.writeValue(
                           out, requestId, method.resultCodec(), value,
                           method.replyValueSizeHint())));
-    } catch (IndexOutOfBoundsException e) {
+    } catch (FrameOverLimitException e) {
       sendError(
           requestId,
           StatusCode.RESOURCE_EXHAUSTED,
