@@ -32,19 +32,23 @@ final class PojoCodec<T> extends MessageCodec<T> {
   private long allSeen;
   private TypeSchema schema;
 
-  private PojoCodec(Class<T> type, Constructor<T> constructor, int[] constructorPosition) {
-    super(type.getSimpleName());
+  private PojoCodec(
+      Class<T> type, String typeName, Constructor<T> constructor, int[] constructorPosition) {
+    super(typeName);
     this.type = type;
     this.constructor = constructor;
     this.constructorPosition = constructorPosition;
   }
 
-  static <T> PojoCodec<T> forClass(Class<T> type, Constructor<T> noArguments) {
-    return new PojoCodec<>(type, noArguments, null);
+  /** A class, named {@code typeName} on the wire (its simple name, with type arguments). */
+  static <T> PojoCodec<T> forClass(Class<T> type, String typeName, Constructor<T> noArguments) {
+    return new PojoCodec<>(type, typeName, noArguments, null);
   }
 
-  static <T> PojoCodec<T> forRecord(Class<T> type, Constructor<T> canonical, int[] positions) {
-    return new PojoCodec<>(type, canonical, positions);
+  /** A record, named {@code typeName} on the wire (its simple name, with type arguments). */
+  static <T> PojoCodec<T> forRecord(
+      Class<T> type, String typeName, Constructor<T> canonical, int[] positions) {
+    return new PojoCodec<>(type, typeName, canonical, positions);
   }
 
   /**

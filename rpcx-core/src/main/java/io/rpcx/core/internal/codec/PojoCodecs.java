@@ -7,6 +7,8 @@ import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -18,6 +20,10 @@ import java.util.Map;
  * and records (read through their accessors, created through their canonical constructor). Each
  * becomes a protobuf message whose fields are numbered by sorted field name; everything about the
  * class is worked out here, once, and a class that cannot be carried is rejected with the reason.
+ *
+ * <p>A generic class is carried when the signature binds every type parameter to a concrete type
+ * ({@code Page<User>}): its fields' types are then known at start-up as for any class, and each
+ * parameterization is a codec of its own, named on the wire {@code Page<User>}.
  */
 final class PojoCodecs implements CodecFactory {
   /** POJO classes by simple name: the wire names types by simple name, so two must not collide. */
@@ -30,16 +36,19 @@ final class PojoCodecs implements CodecFactory {
 
   @Override
   public ValueCodec<?> create(Type type, CodecResolver resolver) {
-    if (type instanceof ParameterizedType) {
-      throw new UnsupportedTypeException(
-          Types.name(type),
-          "generic classes cannot be carried as values; use a concrete class without type"
-              + " parameters");
-    }
-    if (!(type instanceof Class)) {
+    Class<?> raw;
+    Type[] arguments = null;
+    if (type instanceof ParameterizedType && ((ParameterizedType) type).getRawType() instanceof Class) {
+      raw = (Class<?>) ((ParameterizedType) type).getRawType();
+      arguments = ((ParameterizedType) type).getActualTypeArguments();
+    } else if (type instanceof Class) {
+      raw = (Class<?>) type;
+      if (raw.isPrimitive() || raw.isArray()) {
+        return null;
+      }
+    } else {
       return null;
     }
-    Class<?> raw = (Class<?>) type;
     if (raw == Object.class) {
       throw new UnsupportedTypeException(
           raw.getName(),
@@ -48,17 +57,14 @@ final class PojoCodecs implements CodecFactory {
     }
     if (raw.isInterface() || Modifier.isAbstract(raw.getModifiers())) {
       throw new UnsupportedTypeException(
-          raw.getName(),
+          Types.name(type),
           (raw.isInterface() ? "an interface" : "an abstract class")
               + " could be implemented by any class, and RPCX never lets the wire choose a class;"
               + " declare a concrete class");
     }
-    if (raw.isPrimitive() || raw.isArray()) {
-      return null;
-    }
     if (isJdkClass(raw)) {
       throw new UnsupportedTypeException(
-          raw.getName(), "this JDK class is not a supported value type");
+          Types.name(type), "this JDK class is not a supported value type");
     }
     if (raw.isAnonymousClass() || raw.isLocalClass()
         || (raw.isMemberClass() && !Modifier.isStatic(raw.getModifiers()))) {
@@ -67,15 +73,19 @@ final class PojoCodecs implements CodecFactory {
           "an inner class cannot be created without its enclosing instance; make it a static"
               + " nested class or a top-level class");
     }
-    if (raw.getTypeParameters().length > 0) {
-      throw new UnsupportedTypeException(
-          raw.getName(),
-          "generic classes cannot be carried as values; use a concrete class without type"
-              + " parameters");
-    }
     if (Throwable.class.isAssignableFrom(raw)) {
       throw new UnsupportedTypeException(
           raw.getName(), "exceptions are not values; declare them in the throws clause instead");
+    }
+    String typeName = raw.getSimpleName();
+    if (raw.getTypeParameters().length > 0) {
+      if (arguments == null) {
+        throw new UnsupportedTypeException(
+            raw.getName(),
+            "a generic class needs its type arguments; declare it with concrete ones, e.g. "
+                + raw.getSimpleName() + "<String>");
+      }
+      typeName = genericName(raw, type, arguments, resolver);
     }
     Class<?> sameName = bySimpleName.putIfAbsent(raw.getSimpleName(), raw);
     if (sameName != null && sameName != raw) {
@@ -84,7 +94,38 @@ final class PojoCodecs implements CodecFactory {
           "another class is also named '" + raw.getSimpleName() + "' (" + sameName.getName()
               + "): RPCX names POJO types on the wire by simple name; rename one of them");
     }
-    return raw.isRecord() ? record(raw, resolver) : bean(raw, resolver);
+    Map<TypeVariable<?>, Type> bindings = Types.bindings(raw, arguments);
+    return raw.isRecord()
+        ? record(type, raw, typeName, bindings, resolver)
+        : bean(type, raw, typeName, bindings, resolver);
+  }
+
+  /**
+   * The wire name of a generic class with these type arguments, {@code Page<User>} or {@code
+   * Result<list<Order>>}: its simple name, then the descriptors of its type arguments. Every
+   * argument must be a concrete type, so that what is created is known from the signature alone.
+   */
+  private static String genericName(
+      Class<?> raw, Type type, Type[] arguments, CodecResolver resolver) {
+    StringBuilder name = new StringBuilder(raw.getSimpleName()).append('<');
+    TypeVariable<?>[] parameters = raw.getTypeParameters();
+    for (int i = 0; i < arguments.length; i++) {
+      String role = "type argument " + parameters[i].getName() + " of " + Types.name(type);
+      if (arguments[i] instanceof WildcardType) {
+        throw new UnsupportedTypeException(
+            Types.name(type),
+            "its " + role + " is the wildcard '" + arguments[i].getTypeName() + "', which names"
+                + " no class to create; declare a concrete type");
+      }
+      if (arguments[i] instanceof TypeVariable) {
+        throw new UnsupportedTypeException(
+            Types.name(type),
+            "its " + role + " is the type variable '" + arguments[i].getTypeName() + "', which"
+                + " has no concrete type; declare a concrete type");
+      }
+      name.append(i == 0 ? "" : ",").append(resolver.resolve(arguments[i], role).typeName());
+    }
+    return name.append('>').toString();
   }
 
   private static boolean isJdkClass(Class<?> raw) {
@@ -93,7 +134,9 @@ final class PojoCodecs implements CodecFactory {
         || name.startsWith("sun.") || name.startsWith("com.sun.");
   }
 
-  private static <T> PojoCodec<T> bean(Class<T> raw, CodecResolver resolver) {
+  private static <T> PojoCodec<T> bean(
+      Type type, Class<T> raw, String typeName, Map<TypeVariable<?>, Type> bindings,
+      CodecResolver resolver) {
     Constructor<T> constructor;
     try {
       constructor = raw.getDeclaredConstructor();
@@ -135,15 +178,15 @@ final class PojoCodecs implements CodecFactory {
       }
     }
     fields.sort(Comparator.comparing(Field::getName));
-    PojoCodec<T> codec = PojoCodec.forClass(raw, constructor);
-    resolver.registerInProgress(raw, codec);
+    PojoCodec<T> codec = PojoCodec.forClass(raw, typeName, constructor);
+    resolver.registerInProgress(type, codec);
     PojoField[] pojoFields = new PojoField[fields.size()];
     ValueCodec<?>[] fieldCodecs = new ValueCodec<?>[fields.size()];
     for (int i = 0; i < pojoFields.length; i++) {
       Field field = fields.get(i);
       fieldCodecs[i] =
           resolver.resolve(
-              field.getGenericType(),
+              Types.substitute(field.getGenericType(), bindings),
               "field '" + field.getName() + "' of " + field.getDeclaringClass().getName());
       // A field the class's accessor reads and writes itself needs no generated field of its own.
       pojoFields[i] =
@@ -163,7 +206,9 @@ final class PojoCodecs implements CodecFactory {
     return codec;
   }
 
-  private static <T> PojoCodec<T> record(Class<T> raw, CodecResolver resolver) {
+  private static <T> PojoCodec<T> record(
+      Type type, Class<T> raw, String typeName, Map<TypeVariable<?>, Type> bindings,
+      CodecResolver resolver) {
     RecordComponent[] components = raw.getRecordComponents();
     Class<?>[] componentTypes = new Class<?>[components.length];
     for (int i = 0; i < components.length; i++) {
@@ -188,8 +233,8 @@ final class PojoCodecs implements CodecFactory {
         }
       }
     }
-    PojoCodec<T> codec = PojoCodec.forRecord(raw, canonical, constructorPosition);
-    resolver.registerInProgress(raw, codec);
+    PojoCodec<T> codec = PojoCodec.forRecord(raw, typeName, canonical, constructorPosition);
+    resolver.registerInProgress(type, codec);
     PojoField[] fields = new PojoField[sorted.size()];
     for (int i = 0; i < fields.length; i++) {
       RecordComponent component = sorted.get(i);
@@ -201,7 +246,7 @@ final class PojoCodecs implements CodecFactory {
       }
       ValueCodec<?> fieldCodec =
           resolver.resolve(
-              component.getGenericType(),
+              Types.substitute(component.getGenericType(), bindings),
               "component '" + component.getName() + "' of " + raw.getName());
       fields[i] =
           PojoField.forRecordComponent(component.getName(), componentAccessor, i + 1, fieldCodec);

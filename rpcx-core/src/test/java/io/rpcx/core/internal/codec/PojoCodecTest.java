@@ -281,8 +281,13 @@ class PojoCodecTest {
     T value;
   }
 
-  static final class HoldsGeneric {
-    Generic<String> generic;
+  @SuppressWarnings("rawtypes")
+  static final class HoldsRawGeneric {
+    Generic generic;
+  }
+
+  static final class HoldsWildcardGeneric {
+    Generic<? extends Number> generic;
   }
 
   @Test
@@ -309,11 +314,18 @@ class PojoCodecTest {
             + " be created without its enclosing instance; make it a static nested class or a"
             + " top-level class");
     assertRejected(
-        HoldsGeneric.class,
-        "unsupported type io.rpcx.core.internal.codec.PojoCodecTest$Generic<java.lang.String>,"
-            + " field 'generic' of io.rpcx.core.internal.codec.PojoCodecTest$HoldsGeneric: generic"
-            + " classes cannot be carried as values; use a concrete class without type"
-            + " parameters");
+        HoldsRawGeneric.class,
+        "unsupported type io.rpcx.core.internal.codec.PojoCodecTest$Generic, field 'generic' of"
+            + " io.rpcx.core.internal.codec.PojoCodecTest$HoldsRawGeneric: a generic class needs"
+            + " its type arguments; declare it with concrete ones, e.g. Generic<String>");
+    assertRejected(
+        HoldsWildcardGeneric.class,
+        "unsupported type io.rpcx.core.internal.codec.PojoCodecTest$Generic<? extends"
+            + " java.lang.Number>, field 'generic' of"
+            + " io.rpcx.core.internal.codec.PojoCodecTest$HoldsWildcardGeneric: its type argument"
+            + " T of io.rpcx.core.internal.codec.PojoCodecTest$Generic<? extends java.lang.Number>"
+            + " is the wildcard '? extends java.lang.Number', which names no class to create;"
+            + " declare a concrete type");
     assertRejected(
         Thread.class,
         "unsupported type java.lang.Thread: this JDK class is not a supported value type");

@@ -341,4 +341,35 @@ class ServiceModelsTest {
             + ", in parts joined by single dots, such as 'orders' or 'shop.v1.Orders')",
         server.getMessage());
   }
+
+  /** A page of results; generic, so carried only with a concrete type argument. */
+  static final class Page<T> {
+    java.util.List<T> result;
+  }
+
+  record User(long id, String name) {}
+
+  @RPCXClient(name = "users")
+  interface Users {
+    Page<User> listUser(int page);
+  }
+
+  interface Repository<T> {
+    Page<T> list(int page);
+  }
+
+  @RPCXClient(name = "users")
+  interface UserRepository extends Repository<User> {}
+
+  @Test
+  void aGenericValueBoundInTheSignatureIsCarriedAndATypeVariableIsRefusedNamingTheMethod() {
+    assertEquals(
+        "Page<User>",
+        ServiceModels.forClient(Users.class, codecs).method("listUser").resultCodec().typeName());
+    assertMessage(
+        UserRepository.class,
+        "result of " + Repository.class.getName() + ".list(int): unsupported type "
+            + Page.class.getName() + "<T>: its type argument T of " + Page.class.getName()
+            + "<T> is the type variable 'T', which has no concrete type; declare a concrete type");
+  }
 }
