@@ -10,6 +10,7 @@ import io.rpcx.core.internal.model.ClassScanner;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.server.internal.dispatch.CallTracker;
+import io.rpcx.server.internal.dispatch.ExceptionLog;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServiceRegistry;
 import io.rpcx.server.internal.dispatch.WorkerPool;
@@ -33,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The service center: publishes service implementations as remote services, and starts, stops and
@@ -131,7 +133,12 @@ public final class RpcxServer implements AutoCloseable {
             tracker,
             config.maxMetadataBytes,
             config.maxNestingDepth,
-            config.interceptors);
+            config.interceptors,
+            new ExceptionLog(
+                config.declaredExceptionLogging.level(),
+                config.declaredExceptionLogging.includesStackTrace(),
+                config.otherExceptionLogging.level(),
+                config.otherExceptionLogging.includesStackTrace()));
     ServerTransport.Options options = new ServerTransport.Options();
     options.allowNative = config.nativeTransport;
     options.ioThreads = config.ioThreads;
@@ -442,8 +449,25 @@ public final class RpcxServer implements AutoCloseable {
     private Duration idleTimeout = Duration.ofMinutes(10);
     private TlsConfig tls;
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
+    private ExceptionLogging declaredExceptionLogging = ExceptionLogging.at(Level.DEBUG);
+    private ExceptionLogging otherExceptionLogging = ExceptionLogging.withStackTrace(Level.WARN);
 
     private Builder() {}
+
+    /**
+     * How exceptions thrown by implementations are logged (the client receives them either way):
+     * {@code declared} for those the method declares, which are part of its contract (default
+     * one line at DEBUG), {@code other} for any other exception, including one thrown by an
+     * interceptor (default WARN with the stack trace: an exception nobody declared is usually a
+     * bug). For example, {@code exceptionLogging(ExceptionLogging.off(),
+     * ExceptionLogging.at(Level.INFO))} for a service that signals bad input with {@code
+     * IllegalArgumentException}.
+     */
+    public Builder exceptionLogging(ExceptionLogging declared, ExceptionLogging other) {
+      this.declaredExceptionLogging = Objects.requireNonNull(declared, "declared");
+      this.otherExceptionLogging = Objects.requireNonNull(other, "other");
+      return this;
+    }
 
     /**
      * Connections the server keeps open at once; one more is told why (GOAWAY with
@@ -781,6 +805,8 @@ public final class RpcxServer implements AutoCloseable {
       copy.idleTimeout = idleTimeout;
       copy.tls = tls;
       copy.interceptors.addAll(interceptors);
+      copy.declaredExceptionLogging = declaredExceptionLogging;
+      copy.otherExceptionLogging = otherExceptionLogging;
       return copy;
     }
 

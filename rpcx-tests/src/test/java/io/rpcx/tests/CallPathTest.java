@@ -39,6 +39,17 @@ class CallPathTest {
   }
 
   @Test
+  void aLoneSurrogateBecomesAQuestionMarkAsEveryUtf8EncoderMakesIt() {
+    // A protobuf string is UTF-8, which cannot hold half a surrogate pair (docs/VALUES.md).
+    EchoService echo = rpcx.create(EchoService.class);
+    assertEquals("a?b", echo.echo("a\uD800b"));
+    assertEquals("?x", echo.echo("\uDC00x"));
+    assertEquals("pair \uD83D\uDE00 kept", echo.echo("pair \uD83D\uDE00 kept"));
+    String longText = "y".repeat(5000) + "\uD800";
+    assertEquals("y".repeat(5000) + "?", echo.echo(longText));
+  }
+
+  @Test
   void methodsAreCalledByTheirPublishedNames() {
     assertEquals("HELLO", rpcx.create(EchoService.class).upperCase("hello"));
   }

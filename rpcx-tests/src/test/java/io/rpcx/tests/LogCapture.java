@@ -33,6 +33,21 @@ final class LogCapture implements AutoCloseable {
         .collect(Collectors.toList());
   }
 
+  /**
+   * The events of the logger {@code name} at {@code level} or above, each as its level, its
+   * message and, if it carries an exception, {@code " [stack trace]"}.
+   */
+  List<String> events(String name, Level level) {
+    return appender.list.stream()
+        .filter(event -> event.getLoggerName().equals(name))
+        .filter(event -> event.getLevel().isGreaterOrEqual(level))
+        .map(
+            event ->
+                event.getLevel() + " " + event.getFormattedMessage()
+                    + (event.getThrowableProxy() == null ? "" : " [stack trace]"))
+        .collect(Collectors.toList());
+  }
+
   /** Everything logged, one line per event. */
   String all() {
     return String.join("\n", messages(Level.ALL));

@@ -209,6 +209,44 @@ class ServerLifecycleTest {
   }
 
   @Test
+  void aClientsGoawayEndsItsConnectionOnceItsCallsAreAnsweredAndLaterRequestsAreRefused()
+      throws Exception {
+    ControlledService.Impl service = new ControlledService.Impl();
+    service.holdNext(1);
+    RpcxServer server =
+        RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(service)
+            .service(new EchoService.Impl()).build().start();
+    try (Bystander bystander = new Bystander(server.port());
+        RawConnection raw = new RawConnection(server.port()).handshake()) {
+      raw.sendFrame(FrameType.REQUEST, request(1, "controlled", "hold", "held"));
+      assertTrue(service.awaitHeld(10));
+      raw.sendFrame(
+          FrameType.GOAWAY,
+          GoAway.newBuilder().setCode(StatusCode.OK).setMessage("closing").build().toByteArray());
+      raw.sendFrame(FrameType.REQUEST, request(2, "controlled", "started"));
+
+      RPCXReply refused = RPCXReply.parseFrom(raw.readFrame().payload);
+      assertEquals(2, refused.getRequestId());
+      assertEquals(StatusCode.UNAVAILABLE, refused.getError().getCode());
+      assertEquals(
+          "the client sent GOAWAY, promising no more calls on this connection;"
+              + " controlled/started was not processed",
+          refused.getError().getMessage());
+
+      service.release();
+      RPCXReply answered = RPCXReply.parseFrom(raw.readFrame().payload);
+      assertEquals(1, answered.getRequestId());
+      assertFalse(answered.hasError());
+      assertTrue(raw.closedByServer(), "closed once its last call was answered");
+      bystander.awaitProgress();
+      assertEquals(0, bystander.errors());
+    } finally {
+      service.release();
+      server.stop();
+    }
+  }
+
+  @Test
   void implementationsMayRunOnTheNetworkThreadsWhenAsked() {
     RpcxServer server =
         RpcxServer.builder()
@@ -232,6 +270,19 @@ class ServerLifecycleTest {
     ValueCodec<Object>[] none = new ValueCodec[0];
     ByteArrayProtoWriter out = new ByteArrayProtoWriter();
     RequestCodec.write(out, id, names, new byte[0][], none, new Object[0], 0, Map.of(), null);
+    return out.toByteArray();
+  }
+
+  /** An RPCXRequest with one string argument, encoded with RPCX's own request writer. */
+  @SuppressWarnings("unchecked")
+  static byte[] request(int id, String service, String method, String argument) throws Exception {
+    ValueCodec<Object> string =
+        (ValueCodec<Object>) io.rpcx.core.internal.codec.CodecRegistry.standard().codecFor(String.class);
+    ByteArrayProtoWriter out = new ByteArrayProtoWriter();
+    RequestCodec.write(
+        out, id, RequestCodec.nameFields(service, method),
+        new byte[][] {RequestCodec.typeField("string")}, new ValueCodec[] {string},
+        new Object[] {argument}, 0, Map.of(), null);
     return out.toByteArray();
   }
 

@@ -24,10 +24,12 @@ public final class RequestDispatcher {
 
   private final ServiceRegistry registry;
   private final Executor executor;
-  private final CallTracker tracker;
   private final int maxMetadataBytes;
-  private final int maxDepth;
-  private final List<ServerInterceptor> interceptors;
+  // What every ServerCall of this server shares.
+  final CallTracker tracker;
+  final int maxDepth;
+  final List<ServerInterceptor> interceptors;
+  final ExceptionLog exceptionLog;
 
   /**
    * @param executor runs the calls; {@code null} runs them on the event loop
@@ -38,13 +40,15 @@ public final class RequestDispatcher {
       CallTracker tracker,
       int maxMetadataBytes,
       int maxDepth,
-      List<ServerInterceptor> interceptors) {
+      List<ServerInterceptor> interceptors,
+      ExceptionLog exceptionLog) {
     this.registry = registry;
     this.executor = executor;
     this.tracker = tracker;
     this.maxMetadataBytes = maxMetadataBytes;
     this.maxDepth = maxDepth;
     this.interceptors = List.copyOf(interceptors);
+    this.exceptionLog = exceptionLog;
   }
 
   /** Handles one request frame; takes ownership of {@code payload}. */
@@ -98,8 +102,7 @@ public final class RequestDispatcher {
       return;
     }
     ServerCall call =
-        new ServerCall(
-            connection, method, envelope, payload, receivedNanos, maxDepth, tracker, interceptors);
+        new ServerCall(connection, method, envelope, payload, receivedNanos, this);
     tracker.started();
     if (executor == null) {
       call.run();

@@ -35,25 +35,26 @@ final class ServerCall implements Runnable, CallInfo {
   private final int maxDepth;
   private final CallTracker tracker;
   private final List<ServerInterceptor> interceptors;
+  private final ExceptionLog exceptionLog;
   private Payload payload;
 
+  /** A call of {@code method}; {@code server} holds what every call of the server shares. */
   ServerCall(
       ServerConnection connection,
       ServerMethod method,
       RequestEnvelope envelope,
       Payload payload,
       long receivedNanos,
-      int maxDepth,
-      CallTracker tracker,
-      List<ServerInterceptor> interceptors) {
+      RequestDispatcher server) {
     this.connection = connection;
     this.method = method;
     this.envelope = envelope;
     this.payload = payload;
     this.receivedNanos = receivedNanos;
-    this.maxDepth = maxDepth;
-    this.tracker = tracker;
-    this.interceptors = interceptors;
+    this.maxDepth = server.maxDepth;
+    this.tracker = server.tracker;
+    this.interceptors = server.interceptors;
+    this.exceptionLog = server.exceptionLog;
   }
 
   @Override
@@ -212,11 +213,8 @@ final class ServerCall implements Runnable, CallInfo {
       for (Class<?> type : model.declaredExceptions()) {
         declared |= type.isInstance(thrown);
       }
-      if (declared) {
-        logger.info("{} threw {}", model.displayName(), thrown.toString());
-      } else {
-        logger.warn("{} failed for {}", model.displayName(), connection.remoteAddress(), thrown);
-      }
+      exceptionLog.log(
+          logger, declared, model.displayName(), connection.remoteAddress(), thrown);
       String message = thrown.getMessage() == null ? "" : thrown.getMessage();
       connection.sendError(
           envelope.requestId(), StatusCode.REMOTE_FAILURE, message, thrown.getClass().getName());
@@ -227,7 +225,9 @@ final class ServerCall implements Runnable, CallInfo {
       connection.sendError(
           envelope.requestId(), refusal.status(), String.valueOf(refusal.getMessage()), "");
     } else {
-      logger.warn("An interceptor of {} failed", model.displayName(), failure);
+      exceptionLog.log(
+          logger, false, "an interceptor of " + model.displayName(), connection.remoteAddress(),
+          failure);
       connection.sendError(
           envelope.requestId(),
           StatusCode.REMOTE_FAILURE,

@@ -1,6 +1,7 @@
 package io.rpcx.server.internal.transport;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -13,6 +14,7 @@ import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyCodec;
 import io.rpcx.core.internal.protocol.SchemaFrames;
+import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.transport.QueuedWrite;
 import io.rpcx.core.internal.transport.ControlFrames;
@@ -28,6 +30,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.BitSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
 import io.netty.handler.timeout.IdleState;
@@ -55,6 +58,9 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private WriteQueue writes;
   private String remoteAddress = "?";
   private volatile String drainReason;
+  /** The client sent GOAWAY; the connection closes when no call is in flight. */
+  private volatile boolean clientGoingAway;
+  private final AtomicBoolean closeScheduled = new AtomicBoolean();
   private volatile StatusCode drainCode = StatusCode.OK;
   /** Both prefaces were exchanged: frames may follow. Event loop only. */
   private boolean handshakeDone;
@@ -155,8 +161,12 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
         }
         break;
       case FrameType.PONG:
-      case FrameType.GOAWAY:
         frame.release();
+        break;
+      case FrameType.GOAWAY:
+        GoAway goAway = ControlFrames.parseGoAway(frame);
+        frame.release();
+        onClientGoAway(goAway);
         break;
       default:
         frame.release();
@@ -295,7 +305,48 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
 
   @Override
   public void callFinished() {
-    callsInFlight.decrementAndGet();
+    if (callsInFlight.decrementAndGet() == 0 && clientGoingAway) {
+      closeOnceWritten();
+    }
+  }
+
+  /**
+   * The client sent GOAWAY: it promises no new call on this connection (docs/PROTOCOL.md, 1.5).
+   * The calls it made are answered; a request that still arrives is refused as not processed;
+   * the connection closes once no call is in flight and every reply is written.
+   */
+  private void onClientGoAway(GoAway goAway) {
+    logger.debug(
+        "{} sent GOAWAY ({}: {}); closing once its {} calls in flight are answered",
+        remoteAddress,
+        goAway.getCode(),
+        goAway.getMessage(),
+        callsInFlight.get());
+    if (drainReason == null) {
+      drainReason = "the client sent GOAWAY, promising no more calls on this connection";
+    }
+    clientGoingAway = true;
+    if (callsInFlight.get() == 0) {
+      closeOnceWritten();
+    }
+  }
+
+  /** Closes the connection after every reply queued so far is written, once. */
+  private void closeOnceWritten() {
+    if (!closeScheduled.compareAndSet(false, true)) {
+      return;
+    }
+    writes.enqueue(
+        new QueuedWrite() {
+          @Override
+          public void writeTo(Channel channel) {
+            // Completes after every write before it: then nothing is left to send.
+            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+          }
+
+          @Override
+          public void abort(Throwable cause) {}
+        });
   }
 
   @Override

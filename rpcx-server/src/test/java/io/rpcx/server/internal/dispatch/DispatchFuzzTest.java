@@ -72,7 +72,8 @@ class DispatchFuzzTest {
           new CallTracker(),
           1024,
           16,
-          List.of());
+          List.of(),
+          new ExceptionLog(null, false, null, false));
 
   /** Records what the dispatcher did with one request. */
   private static final class RecordingConnection implements ServerConnection {
