@@ -2,6 +2,7 @@ package io.rpcx.client;
 
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.client.internal.call.ClientMethod;
+import io.rpcx.client.internal.call.Completions;
 import io.rpcx.client.internal.call.RetryBudget;
 import io.rpcx.client.internal.call.RetryPolicy;
 import io.rpcx.client.internal.cluster.Ejection;
@@ -32,8 +33,8 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -73,7 +74,7 @@ public final class RpcxClient implements AutoCloseable {
   private final Builder config;
   private final CodecRegistry codecs = CodecRegistry.standard();
   private final ClientTransport transport;
-  private final Executor callbacks;
+  private final Completions completions;
   private final ExecutorService ownedCallbacks;
   private final Members members;
   private final RetryPolicy retries;
@@ -108,11 +109,11 @@ public final class RpcxClient implements AutoCloseable {
         new RetryPolicy(
             config.maxAttempts, new RetryBudget(config.retryRatio, config.minRetriesPerSecond));
     if (config.callbackExecutor != null) {
-      this.callbacks = config.callbackExecutor;
       this.ownedCallbacks = null;
+      this.completions = new Completions(config.callbackExecutor);
     } else {
       this.ownedCallbacks = newCallbackPool();
-      this.callbacks = ownedCallbacks;
+      this.completions = new Completions(ownedCallbacks);
     }
   }
 
@@ -148,7 +149,7 @@ public final class RpcxClient implements AutoCloseable {
       methods.put(
           entry.getKey(),
           new ClientMethod(
-              method, cluster, timeout, callbacks, config.maxNestingDepth, config.metadata,
+              method, cluster, timeout, completions, config.maxNestingDepth, config.metadata,
               retries));
     }
     String prefix = "RPCX client of service '" + model.name() + "' (" + type.getName() + ") at ";
@@ -254,22 +255,37 @@ public final class RpcxClient implements AutoCloseable {
     }
   }
 
+  /**
+   * The default callback executor: a fork-join pool in FIFO mode with one thread per processor
+   * (at least two), which adds threads for callbacks blocked in {@code CompletableFuture.join()}
+   * or {@code get()} (up to {@value #MAX_CALLBACK_THREADS}), as the JDK's common pool does. A
+   * pool that made a thread for each task when none was idle (as before) took hundreds of
+   * milliseconds to make thousands of them when that many timeouts or replies came at once
+   * (DeadlineTest).
+   */
   private static ExecutorService newCallbackPool() {
     AtomicInteger count = new AtomicInteger();
-    ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            0,
-            Integer.MAX_VALUE,
-            30,
-            TimeUnit.SECONDS,
-            new SynchronousQueue<>(),
-            runnable -> {
-              Thread thread = new Thread(runnable, "rpcx-client-callback-" + count.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
-    return pool;
+    int parallelism = Math.max(2, Runtime.getRuntime().availableProcessors());
+    return new ForkJoinPool(
+        parallelism,
+        pool -> {
+          ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+          thread.setName("rpcx-client-callback-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        },
+        null,
+        true,
+        0,
+        MAX_CALLBACK_THREADS,
+        1,
+        saturated -> true, // past the limit a blocking join just blocks
+        30,
+        TimeUnit.SECONDS);
   }
+
+  /** Most threads the default callback pool has, counting those added for blocked callbacks. */
+  private static final int MAX_CALLBACK_THREADS = 256;
 
   /**
    * Configures and builds an {@link RpcxClient}. Not thread-safe; {@link #build()} copies the
@@ -563,8 +579,12 @@ public final class RpcxClient implements AutoCloseable {
     }
 
     /**
-     * Where asynchronous results are decoded and their futures completed; default a pool of
-     * daemon threads owned by the client. Must not be a network thread of the same client.
+     * Where asynchronous results are decoded and their futures completed, so where callbacks
+     * chained on those futures run; default a pool owned by the client with one thread per
+     * processor, which adds threads only for callbacks blocked in {@code CompletableFuture.join}
+     * or {@code get}. Callbacks that block on anything else (I/O, locks) should run on an
+     * executor of their own ({@code thenApplyAsync(fn, executor)}), or set one here. Must not be
+     * a network thread of the same client.
      */
     public Builder callbackExecutor(Executor executor) {
       this.callbackExecutor = Objects.requireNonNull(executor, "executor");

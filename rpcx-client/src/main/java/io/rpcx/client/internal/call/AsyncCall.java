@@ -4,8 +4,6 @@ import io.rpcx.core.RpcxException;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * A call whose outcome completes a {@code CompletableFuture}. The transport times it out from the
@@ -14,7 +12,7 @@ import java.util.concurrent.RejectedExecutionException;
  */
 final class AsyncCall extends PendingCall {
   private final CompletableFuture<Object> future;
-  private final Executor callbacks;
+  private final Completions completions;
 
   /** An attempt whose outcome completes {@code future}, unless a further attempt takes it over. */
   AsyncCall(
@@ -24,10 +22,10 @@ final class AsyncCall extends PendingCall {
       int attempt,
       CallRoute previous,
       CompletableFuture<Object> future,
-      Executor callbacks) {
+      Completions completions) {
     super(method, args, deadlineNanos, attempt, previous);
     this.future = future;
-    this.callbacks = callbacks;
+    this.completions = completions;
   }
 
   CompletableFuture<Object> future() {
@@ -41,7 +39,7 @@ final class AsyncCall extends PendingCall {
 
   @Override
   void onReply(ReplyEnvelope envelope, Payload payload) {
-    run(
+    completions.run(
         () -> {
           try {
             future.complete(method.decode(envelope, payload, peerSchemas(), address()));
@@ -58,7 +56,7 @@ final class AsyncCall extends PendingCall {
 
   @Override
   void onFailure(RpcxException failure) {
-    run(
+    completions.run(
         () -> {
           if (!method.retry(this, failure)) {
             future.completeExceptionally(failure);
@@ -66,11 +64,13 @@ final class AsyncCall extends PendingCall {
         });
   }
 
-  private void run(Runnable task) {
-    try {
-      callbacks.execute(task);
-    } catch (RejectedExecutionException e) {
-      task.run();
-    }
+  @Override
+  void onTimeout() {
+    completions.timedOut(this);
+  }
+
+  /** On a callback thread: fails the future as timed out (a timeout is never retried). */
+  void completeTimedOut() {
+    future.completeExceptionally(method.timeoutException(this));
   }
 }

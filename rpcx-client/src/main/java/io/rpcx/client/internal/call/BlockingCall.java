@@ -42,6 +42,11 @@ final class BlockingCall extends PendingCall {
     LockSupport.unpark(caller);
   }
 
+  @Override
+  void onTimeout() {
+    onFailure(method.timeoutException(this));
+  }
+
   /** Waits for the outcome and returns the decoded result, or throws the failure. */
   Object await() throws Throwable {
     Object result;

@@ -24,7 +24,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,7 +39,7 @@ public final class ClientMethod {
   private final CallChannel channel;
   private final long timeoutNanos;
   private final int timeoutMillis;
-  private final Executor callbacks;
+  private final Completions completions;
   private final int maxNestingDepth;
   private final Map<String, String> metadata;
   private final RetryPolicy retries;
@@ -51,7 +50,7 @@ public final class ClientMethod {
       MethodModel model,
       CallChannel channel,
       long timeoutMillis,
-      Executor callbacks,
+      Completions completions,
       int maxNestingDepth,
       Map<String, String> metadata,
       RetryPolicy retries) {
@@ -61,7 +60,7 @@ public final class ClientMethod {
     this.channel = channel;
     this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    this.callbacks = callbacks;
+    this.completions = completions;
     this.maxNestingDepth = maxNestingDepth;
     this.declaredExceptions = exceptionConstructors(model);
   }
@@ -116,7 +115,7 @@ public final class ClientMethod {
     retries.called(now);
     if (model.isAsync()) {
       CompletableFuture<Object> future = new CompletableFuture<>();
-      channel.send(new AsyncCall(this, args, deadline, 1, null, future, callbacks));
+      channel.send(new AsyncCall(this, args, deadline, 1, null, future, completions));
       return future;
     }
     BlockingCall call = new BlockingCall(this, args, deadline, 1, null);
@@ -157,7 +156,7 @@ public final class ClientMethod {
             failed.attempt() + 1,
             failed.routeTaken(),
             failed.future(),
-            callbacks));
+            completions));
     return true;
   }
 

@@ -42,7 +42,6 @@ public abstract class PendingCall {
   private volatile boolean finished;
   private int requestId;
   private CallOwner owner;
-  private Object timer;
   private CallRoute route;
 
   /**
@@ -152,18 +151,17 @@ public abstract class PendingCall {
   /** Whether the transport must time this call out (no caller thread waits for it). */
   public abstract boolean needsTimer();
 
-  /** Keeps the transport's timer handle of this call. */
-  public final void timer(Object timer) {
-    this.timer = timer;
-  }
-
-  /** The transport's timer handle, or {@code null}. */
-  public final Object timer() {
-    return timer;
-  }
-
-  /** Delivers the reply; this call then owns {@code payload}. Ignored if already finished. */
+  /**
+   * Delivers the reply; this call then owns {@code payload}. Ignored if already finished. A reply
+   * that arrives after the deadline times the call out instead: a caller never gets a result
+   * later than it asked to wait, however late its timeout fired.
+   */
   public final void reply(ReplyEnvelope envelope, Payload payload) {
+    if (remainingNanos() < 0) {
+      payload.release();
+      timeOut();
+      return;
+    }
     if (finish()) {
       ended(CallOutcome.REPLIED);
       onReply(envelope, payload);
@@ -181,12 +179,14 @@ public abstract class PendingCall {
     }
   }
 
-  /** Times the call out and tells its connection to forget it. Ignored if already finished. */
+  /**
+   * Times the call out; its connection, which calls this, has forgotten it already. Ignored if
+   * already finished.
+   */
   public final void timeOut() {
     if (finish()) {
       ended(CallOutcome.TIMED_OUT);
-      onFailure(method.timeoutException(this));
-      abandon();
+      onTimeout();
     }
   }
 
@@ -206,6 +206,9 @@ public abstract class PendingCall {
   abstract void onReply(ReplyEnvelope envelope, Payload payload);
 
   abstract void onFailure(RpcxException failure);
+
+  /** The call timed out (and was finished): tell its caller. */
+  abstract void onTimeout();
 
   /** The schemas of the connection the call was sent on. */
   final PeerSchemas peerSchemas() {

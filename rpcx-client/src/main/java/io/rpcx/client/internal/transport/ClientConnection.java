@@ -3,8 +3,7 @@ package io.rpcx.client.internal.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.util.Timeout;
-import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.rpcx.client.internal.call.CallOwner;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.core.BadRequestException;
@@ -27,6 +26,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -52,14 +52,14 @@ final class ClientConnection implements CallOwner {
   private final Endpoint endpoint;
   private final ClientTransport.Settings settings;
   private final AtomicInteger ids = new AtomicInteger();
-  private final IntObjectHashMap<PendingCall> pending = new IntObjectHashMap<>();
+  /** Calls written and not yet answered, by request id; event loop only. */
+  private final PendingCalls<OutboundCall> pending = new PendingCalls<>();
   /** Methods whose parameter schemas were sent on this connection (event loop only). */
   private final BitSet schemasSent = new BitSet();
   private final PeerSchemas peerSchemas = new PeerSchemas();
   private volatile Channel channel;
   private volatile WriteQueue writes;
   private volatile int state = CONNECTING;
-  private volatile int pendingCount;
   private volatile RpcxException closeCause;
   private boolean handshakeDone;
   private long lastReadNanos = System.nanoTime();
@@ -100,7 +100,7 @@ final class ClientConnection implements CallOwner {
 
   /** Calls registered and not yet answered. */
   int pendingCount() {
-    return pendingCount;
+    return pending.count();
   }
 
   /** Encodes {@code call} on the calling thread and queues it; see {@link Endpoint#send}. */
@@ -124,18 +124,23 @@ final class ClientConnection implements CallOwner {
       throw encodingFailed(call, e);
     }
     call.model().requestSize(Frames.payloadSize(frame));
-    if (call.needsTimer()) {
+    OutboundCall outbound = new OutboundCall(call, frame);
+    if (call.needsTimer() && state != ACTIVE) {
+      // It may wait for the connection longer than its timeout: time it from now. Once the
+      // connection is up, write() times calls on the event loop instead, where that costs no
+      // wake-up.
       try {
-        call.timer(
-            settings.timer.newTimeout(
-                timeout -> call.timeOut(), Math.max(0, call.remainingNanos()),
-                TimeUnit.NANOSECONDS));
-      } catch (RuntimeException e) { // a stopped timer: the client is closing
+        outbound.startDeadline();
+      } catch (RejectedExecutionException e) { // the event loop is gone: the client is closing
         frame.release();
-        throw e;
+        throw new UnavailableException(
+            call.model().displayName() + " was not sent to " + endpoint.address()
+                + ": the client is closed",
+            true,
+            null);
       }
     }
-    writes.enqueue(new OutboundCall(call, frame));
+    writes.enqueue(outbound);
   }
 
   private static BadRequestException encodingFailed(PendingCall call, Exception e) {
@@ -143,24 +148,48 @@ final class ClientConnection implements CallOwner {
         "cannot encode the arguments of " + call.model().displayName() + ": " + e.getMessage(), e);
   }
 
-  /** A call and its encoded request, waiting in the write queue. */
-  private final class OutboundCall implements QueuedWrite {
+  /**
+   * A call and its encoded request: waiting in the write queue, then among the pending calls
+   * until it ends. An asynchronous call's deadline is a task on the event loop ({@link #run}),
+   * cancelled when the call ends otherwise.
+   */
+  private final class OutboundCall implements QueuedWrite, Runnable {
     private final PendingCall call;
     private final ByteBuf frame;
+    /** The scheduled timeout, or {@code null}; set before the call is queued, or on the loop. */
+    private ScheduledFuture<?> deadline;
 
     OutboundCall(PendingCall call, ByteBuf frame) {
       this.call = call;
       this.frame = frame;
     }
 
+    void startDeadline() {
+      deadline =
+          channel.eventLoop().schedule(this, Math.max(0, call.remainingNanos()), TimeUnit.NANOSECONDS);
+    }
+
+    void cancelDeadline() {
+      if (deadline != null) {
+        deadline.cancel(false);
+      }
+    }
+
+    /** The deadline passed: on the event loop. */
+    @Override
+    public void run() {
+      expired(this);
+    }
+
     @Override
     public void writeTo(Channel ignored) {
-      write(call, frame);
+      write(this);
     }
 
     @Override
     public void abort(Throwable cause) {
       frame.release();
+      cancelDeadline();
       call.fail(
           new UnavailableException(
               call.model().displayName() + " was not sent to " + endpoint.address()
@@ -171,21 +200,24 @@ final class ClientConnection implements CallOwner {
   }
 
   /** On the event loop: registers the call and writes its request. */
-  private void write(PendingCall call, ByteBuf frame) {
+  private void write(OutboundCall outbound) {
+    PendingCall call = outbound.call;
+    ByteBuf frame = outbound.frame;
     if (call.isFinished()) {
       frame.release(); // timed out while waiting to be written
+      outbound.cancelDeadline();
       return;
     }
     if (state != ACTIVE) {
       frame.release();
+      outbound.cancelDeadline();
       call.fail(notSent(call));
-      cancelTimer(call);
       return;
     }
     int id = call.requestId();
     if (pending.size() >= settings.maxConcurrentCalls) {
       frame.release();
-      cancelTimer(call);
+      outbound.cancelDeadline();
       call.fail(
           new ResourceExhaustedException(
               call.model().displayName() + " was not sent: " + pending.size()
@@ -193,17 +225,19 @@ final class ClientConnection implements CallOwner {
                   + " (limit " + settings.maxConcurrentCalls + ")"));
       return;
     }
-    if (pending.containsKey(id)) {
+    if (pending.contains(id)) {
       frame.release();
-      cancelTimer(call);
+      outbound.cancelDeadline();
       call.fail(
           new InternalErrorException(
               "request id " + Integer.toUnsignedString(id)
                   + " is still in use on the connection to " + endpoint.address(), null));
       return;
     }
-    pending.put(id, call);
-    pendingCount = pending.size();
+    pending.put(id, outbound);
+    if (call.needsTimer() && outbound.deadline == null) {
+      outbound.startDeadline();
+    }
     byte[] schemas = call.model().parameterSchemas();
     if (schemas != null && !schemasSent.get(call.model().id())) {
       schemasSent.set(call.model().id());
@@ -221,11 +255,14 @@ final class ClientConnection implements CallOwner {
         cause);
   }
 
-  private static void cancelTimer(PendingCall call) {
-    Object timer = call.timer();
-    if (timer != null) {
-      ((Timeout) timer).cancel();
+  /** On the event loop: the deadline of an asynchronous call passed before its reply came. */
+  private void expired(OutboundCall outbound) {
+    PendingCall call = outbound.call;
+    if (pending.get(call.requestId()) == outbound) {
+      pending.remove(call.requestId());
     }
+    call.timeOut();
+    closeIfDrained();
   }
 
   @Override
@@ -236,10 +273,10 @@ final class ClientConnection implements CallOwner {
     }
     current.eventLoop().execute(
         () -> {
-          if (pending.get(call.requestId()) == call) {
+          OutboundCall outbound = pending.get(call.requestId());
+          if (outbound != null && outbound.call == call) {
             pending.remove(call.requestId());
-            pendingCount = pending.size();
-            cancelTimer(call);
+            outbound.cancelDeadline();
             closeIfDrained();
           }
         });
@@ -341,8 +378,8 @@ final class ClientConnection implements CallOwner {
               "malformed reply from " + endpoint.address() + ": " + e.getMessage(), e));
       return;
     }
-    PendingCall call = pending.remove(envelope.requestId());
-    if (call == null) {
+    OutboundCall outbound = pending.remove(envelope.requestId());
+    if (outbound == null) {
       payload.release();
       logger.debug(
           "Discarding a reply from {} for request {}, which is not pending (timed out?)",
@@ -350,9 +387,8 @@ final class ClientConnection implements CallOwner {
           Integer.toUnsignedString(envelope.requestId()));
       return;
     }
-    pendingCount = pending.size();
-    cancelTimer(call);
-    call.reply(envelope, payload);
+    outbound.cancelDeadline();
+    outbound.call.reply(envelope, payload);
     closeIfDrained();
   }
 
@@ -424,12 +460,10 @@ final class ClientConnection implements CallOwner {
       return;
     }
     RpcxException cause = closeCause;
-    List<PendingCall> calls = new ArrayList<>(pending.values());
-    pending.clear();
-    pendingCount = 0;
-    for (PendingCall call : calls) {
-      cancelTimer(call);
-      call.fail(lostInFlight(call, cause, previous == DRAINING));
+    List<OutboundCall> calls = pending.removeAll();
+    for (OutboundCall outbound : calls) {
+      outbound.cancelDeadline();
+      outbound.call.fail(lostInFlight(outbound.call, cause, previous == DRAINING));
     }
   }
 

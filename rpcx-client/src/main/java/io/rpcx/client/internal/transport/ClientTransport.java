@@ -4,8 +4,6 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
-import io.netty.util.HashedWheelTimer;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.rpcx.client.internal.call.ServerChannel;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.internal.transport.SslContexts;
@@ -17,8 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The client's network side: one event loop group, one timer for asynchronous calls, and the
- * {@link Endpoint}s it opened (the cluster layer keeps one per server address). Thread-safe.
+ * The client's network side: one event loop group, which also times asynchronous calls out, and
+ * the {@link Endpoint}s it opened (the cluster layer keeps one per server address). Thread-safe.
  */
 public final class ClientTransport {
 
@@ -33,9 +31,8 @@ public final class ClientTransport {
     final long handshakeTimeoutMillis;
     final SslContext sslContext;
     final boolean verifyHostname;
-    final HashedWheelTimer timer;
 
-    Settings(Options options, HashedWheelTimer timer) {
+    Settings(Options options) {
       this.maxFrameSize = options.maxFrameSize;
       this.maxConcurrentCalls = options.maxConcurrentCalls;
       this.keepAliveIntervalMillis = options.keepAliveIntervalMillis;
@@ -45,7 +42,6 @@ public final class ClientTransport {
       this.handshakeTimeoutMillis = options.connectTimeoutMillis;
       this.sslContext = options.tls == null ? null : SslContexts.create(options.tls);
       this.verifyHostname = options.tls != null && options.tls.verifyHostname();
-      this.timer = timer;
     }
   }
 
@@ -64,7 +60,6 @@ public final class ClientTransport {
   }
 
   private final EventLoopGroup group;
-  private final HashedWheelTimer timer;
   private final Bootstrap bootstrap;
   private final Settings settings;
   private final Set<Endpoint> endpoints = ConcurrentHashMap.newKeySet();
@@ -72,10 +67,7 @@ public final class ClientTransport {
 
   public ClientTransport(Options options) {
     Transports transport = Transports.choose(options.allowNative);
-    this.timer =
-        new HashedWheelTimer(
-            new DefaultThreadFactory("rpcx-client-timer", true), 10, TimeUnit.MILLISECONDS, 512);
-    this.settings = new Settings(options, timer);
+    this.settings = new Settings(options);
     this.group = transport.newGroup(options.ioThreads, "rpcx-client-io");
     this.bootstrap =
         new Bootstrap()
@@ -119,6 +111,5 @@ public final class ClientTransport {
       endpoint.close();
     }
     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-    timer.stop();
   }
 }

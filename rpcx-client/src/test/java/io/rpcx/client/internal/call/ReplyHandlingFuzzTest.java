@@ -66,8 +66,8 @@ class ReplyHandlingFuzzTest {
 
   private static final List<ClientMethod> METHODS =
       List.of(
-          new ClientMethod(MODEL.method("load"), NOWHERE, 1000, Runnable::run, 16, Map.of(), RETRIES),
-          new ClientMethod(MODEL.method("names"), NOWHERE, 1000, Runnable::run, 16, Map.of(), RETRIES));
+          new ClientMethod(MODEL.method("load"), NOWHERE, 1000, new Completions(Runnable::run), 16, Map.of(), RETRIES),
+          new ClientMethod(MODEL.method("names"), NOWHERE, 1000, new Completions(Runnable::run), 16, Map.of(), RETRIES));
 
   @FuzzTest(maxDuration = "10m")
   void aReplyBecomesAValueOrATypedFailure(FuzzedDataProvider data) throws Throwable {

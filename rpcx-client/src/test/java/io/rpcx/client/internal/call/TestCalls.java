@@ -34,8 +34,13 @@ public final class TestCalls {
 
   /** Attempt {@code attempt} of a call whose previous attempt went to {@code previous}. */
   public static PendingCall attempt(String method, int attempt, CallRoute previous, Object... args) {
-    ClientMethod clientMethod =
-        new ClientMethod(
+    return new BlockingCall(
+        method(method), args, System.nanoTime() + 1_000_000_000L, attempt, previous);
+  }
+
+  /** The client method {@code method} (load, peek or clear), 1 s timeout, sent nowhere. */
+  static ClientMethod method(String method) {
+    return new ClientMethod(
             MODEL.method(method),
             new CallChannel() {
               @Override
@@ -47,10 +52,9 @@ public final class TestCalls {
               }
             },
             1_000,
-            Runnable::run,
+            new Completions(Runnable::run),
             16,
             Map.of(),
             new RetryPolicy(3, new RetryBudget(0.2, 10)));
-    return new BlockingCall(clientMethod, args, System.nanoTime() + 1_000_000_000L, attempt, previous);
   }
 }
