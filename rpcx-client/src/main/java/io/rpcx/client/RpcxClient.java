@@ -21,6 +21,7 @@ import io.rpcx.core.internal.model.ClassScanner;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.transport.InboundBudget;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
@@ -102,9 +103,10 @@ public final class RpcxClient implements AutoCloseable {
     transportOptions.keepAliveTimeoutMillis = config.keepAliveTimeout.toMillis();
     transportOptions.initialBackoffMillis = config.initialBackoff.toMillis();
     transportOptions.maxBackoffMillis = config.maxBackoff.toMillis();
+    transportOptions.maxBufferedInboundBytes = config.maxBufferedInboundBytes;
     transportOptions.tls = config.tls;
     this.transport = new ClientTransport(transportOptions);
-    this.members = new Members(transport::open, config.ejection);
+    this.members = new Members(transport::open, config.ejection, transport.scheduler());
     this.retries =
         new RetryPolicy(
             config.maxAttempts, new RetryBudget(config.retryRatio, config.minRetriesPerSecond));
@@ -317,6 +319,7 @@ public final class RpcxClient implements AutoCloseable {
     private Duration initialBackoff = Duration.ofSeconds(1);
     private Duration maxBackoff = Duration.ofSeconds(120);
     private TlsConfig tls;
+    private long maxBufferedInboundBytes = InboundBudget.defaultLimit();
     private final Map<String, String> metadata = new LinkedHashMap<>();
 
     private Builder() {}
@@ -343,6 +346,21 @@ public final class RpcxClient implements AutoCloseable {
       if (max.compareTo(initial) < 0) {
         throw new IllegalArgumentException("max: " + max + " (expected: >= initial " + initial + ")");
       }
+      return this;
+    }
+
+    /**
+     * Bytes the client may hold, over all connections, in replies still arriving and in replies
+     * received and waiting to be decoded. A connection whose read would pass it stops being read
+     * until there is room; while it stays full, the connection holding the largest incomplete
+     * reply the longest is closed (its calls fail as resource exhausted). Default a quarter of the
+     * JVM's maximum direct memory, at least 16 MiB.
+     */
+    public Builder maxBufferedInboundBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxBufferedInboundBytes: " + bytes + " (expected: >= 1)");
+      }
+      this.maxBufferedInboundBytes = bytes;
       return this;
     }
 
@@ -637,6 +655,7 @@ public final class RpcxClient implements AutoCloseable {
       copy.initialBackoff = initialBackoff;
       copy.maxBackoff = maxBackoff;
       copy.tls = tls;
+      copy.maxBufferedInboundBytes = maxBufferedInboundBytes;
       copy.metadata.putAll(metadata);
       return new RpcxClient(copy);
     }

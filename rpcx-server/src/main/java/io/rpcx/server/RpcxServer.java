@@ -9,6 +9,7 @@ import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.model.ClassScanner;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.server.internal.dispatch.CallTracker;
 import io.rpcx.server.internal.dispatch.ExceptionLog;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
@@ -147,6 +148,7 @@ public final class RpcxServer implements AutoCloseable {
     options.maxConnections = config.maxConnections;
     options.maxConcurrentCallsPerConnection = config.maxConcurrentCallsPerConnection;
     options.idleTimeoutMillis = config.idleTimeout.toMillis();
+    options.maxBufferedInboundBytes = config.maxBufferedInboundBytes;
     options.tls = config.tls;
     try {
       transport = new ServerTransport(options, dispatcher);
@@ -447,6 +449,7 @@ public final class RpcxServer implements AutoCloseable {
     private int maxConnections = 10_000;
     private int maxConcurrentCallsPerConnection = 10_000;
     private Duration idleTimeout = Duration.ofMinutes(10);
+    private long maxBufferedInboundBytes = InboundBudget.defaultLimit();
     private TlsConfig tls;
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
     private ExceptionLogging declaredExceptionLogging = ExceptionLogging.at(Level.DEBUG);
@@ -505,6 +508,22 @@ public final class RpcxServer implements AutoCloseable {
         throw new IllegalArgumentException("idleTimeout: " + idleTimeout + " (expected: > 0)");
       }
       this.idleTimeout = idleTimeout;
+      return this;
+    }
+
+    /**
+     * Bytes the server may hold, over all connections, in frames still arriving and in requests
+     * received and waiting to be decoded. A connection whose read would pass it stops being read
+     * until there is room; while it stays full, the connection holding the largest incomplete
+     * frame the longest is closed with GOAWAY (RESOURCE_EXHAUSTED) naming the reason. Default a
+     * quarter of the JVM's maximum direct memory ({@code -XX:MaxDirectMemorySize}, by default the
+     * maximum heap), at least 16 MiB.
+     */
+    public Builder maxBufferedInboundBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxBufferedInboundBytes: " + bytes + " (expected: >= 1)");
+      }
+      this.maxBufferedInboundBytes = bytes;
       return this;
     }
 
@@ -803,6 +822,7 @@ public final class RpcxServer implements AutoCloseable {
       copy.maxConnections = maxConnections;
       copy.maxConcurrentCallsPerConnection = maxConcurrentCallsPerConnection;
       copy.idleTimeout = idleTimeout;
+      copy.maxBufferedInboundBytes = maxBufferedInboundBytes;
       copy.tls = tls;
       copy.interceptors.addAll(interceptors);
       copy.declaredExceptionLogging = declaredExceptionLogging;

@@ -8,13 +8,20 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.slf4j.LoggerFactory;
 
-/** Captures everything RPCX logs, at every level, while open. */
+/** Captures everything RPCX (or another logger tree) logs, at every level, while open. */
 final class LogCapture implements AutoCloseable {
-  private final Logger logger = (Logger) LoggerFactory.getLogger("io.rpcx");
-  private final Level previous = logger.getLevel();
+  private final Logger logger;
+  private final Level previous;
   private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
   LogCapture() {
+    this("io.rpcx");
+  }
+
+  /** Captures what the loggers under {@code name} log. */
+  LogCapture(String name) {
+    logger = (Logger) LoggerFactory.getLogger(name);
+    previous = logger.getLevel();
     appender.start();
     logger.addAppender(appender);
     logger.setLevel(Level.ALL);
@@ -46,6 +53,19 @@ final class LogCapture implements AutoCloseable {
                 event.getLevel() + " " + event.getFormattedMessage()
                     + (event.getThrowableProxy() == null ? "" : " [stack trace]"))
         .collect(Collectors.toList());
+  }
+
+  /** The class names of the exceptions logged, with their causes. */
+  List<String> throwableClasses() {
+    List<String> classes = new java.util.ArrayList<>();
+    for (ILoggingEvent event : appender.list) {
+      for (ch.qos.logback.classic.spi.IThrowableProxy t = event.getThrowableProxy();
+          t != null;
+          t = t.getCause()) {
+        classes.add(t.getClassName());
+      }
+    }
+    return classes;
   }
 
   /** Everything logged, one line per event. */

@@ -18,30 +18,35 @@ import java.util.concurrent.TimeUnit;
  * until it expires). Registers {@link ClusterServiceImpl} in ZooKeeper and prints {@code READY
  * <port>}.
  *
- * <p>Arguments: {@code <zookeeper connect string> <name> <port, 0 for any>}.
+ * <p>Arguments: {@code <zookeeper connect string, or - for none> <name> <port, 0 for any>}.
  */
 public final class ClusterNode {
 
   public static void main(String[] args) throws Exception {
     ZooKeeperRegistry registry =
-        ZooKeeperRegistry.builder()
-            .connectString(args[0])
-            .sessionTimeout(Duration.ofSeconds(20))
-            .build();
-    RpcxServer server =
+        args[0].equals("-")
+            ? null
+            : ZooKeeperRegistry.builder()
+                .connectString(args[0])
+                .sessionTimeout(Duration.ofSeconds(20))
+                .build();
+    RpcxServer.Builder builder =
         RpcxServer.builder()
             .bindAddress("127.0.0.1")
             .port(Integer.parseInt(args[2]))
-            .service(new ClusterServiceImpl(args[1]))
-            .registrar(registry)
-            .build()
-            .start();
+            .service(new ClusterServiceImpl(args[1]));
+    if (registry != null) {
+      builder.registrar(registry);
+    }
+    RpcxServer server = builder.build().start();
     System.out.println("READY " + server.port());
     System.out.flush();
     // Runs until killed; a line on stdin stops it gracefully.
     new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     server.stop(Duration.ofSeconds(5));
-    registry.close();
+    if (registry != null) {
+      registry.close();
+    }
   }
 
   /** A running node process. */

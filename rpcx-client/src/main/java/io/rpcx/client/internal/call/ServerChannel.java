@@ -1,5 +1,7 @@
 package io.rpcx.client.internal.call;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * The transport's connection to one server, as a cluster uses it: a {@link CallChannel} that also
  * says whether it takes calls now and can be told to reconnect at once or to retire. Thread-safe.
@@ -20,4 +22,12 @@ public interface ServerChannel extends CallChannel {
    * calls fail as unavailable and safe to retry.
    */
   void retire();
+
+  /**
+   * Checks in the background that the server answers, without a caller's call: a fresh
+   * connection, the RPCX handshake, then a PING answered. Completes normally once answered (the
+   * connection is then kept for the next calls if the channel has no usable one), exceptionally
+   * if it fails or takes longer than the connect timeout.
+   */
+  CompletableFuture<Void> probe();
 }

@@ -2,14 +2,20 @@ package io.rpcx.client.internal.cluster;
 
 /**
  * When a server that keeps failing is taken out of rotation: after {@code consecutiveFailures}
- * calls in a row that could not reach it or timed out, for a backoff that starts at {@code
- * initialMillis} and grows 1.6 times with each ejection in a row up to {@code maxMillis}, each
- * randomized by ±20%. Immutable.
+ * calls in a row that could not reach it or timed out, for at least a backoff that starts at
+ * {@code initialMillis} and grows 1.6 times each time it is ejected again within {@code maxMillis}
+ * of coming back, up to {@code maxMillis}, each randomized by ±20%. Meanwhile it is probed in the
+ * background every {@link #probeIntervalMillis}: the initial ejection time, at most {@value
+ * #MAX_PROBE_INTERVAL_MILLIS} ms, so that a restarted server is found again quickly. Immutable.
  */
 public final class Ejection {
+  /** The longest interval between two probes of an ejected server. */
+  static final long MAX_PROBE_INTERVAL_MILLIS = 500;
+
   final int consecutiveFailures;
   final long initialMillis;
   final long maxMillis;
+  final long probeIntervalMillis;
 
   public Ejection(int consecutiveFailures, long initialMillis, long maxMillis) {
     if (consecutiveFailures < 1) {
@@ -24,5 +30,6 @@ public final class Ejection {
     this.consecutiveFailures = consecutiveFailures;
     this.initialMillis = initialMillis;
     this.maxMillis = maxMillis;
+    this.probeIntervalMillis = Math.min(initialMillis, MAX_PROBE_INTERVAL_MILLIS);
   }
 }

@@ -5,9 +5,12 @@ import io.rpcx.client.internal.call.CallRoute;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.ServerChannel;
 import io.rpcx.client.internal.transport.Backoff;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,11 +20,16 @@ import org.slf4j.LoggerFactory;
  * the calls in flight on it, and its health.
  *
  * <p>Health: after {@link Ejection#consecutiveFailures} calls in a row that could not reach it or
- * timed out, the server is <em>ejected</em> for a jittered backoff; when that ends it is
- * <em>probing</em>: one call at a time is its probe, until a probe is answered, which brings it
- * back, or fails, which ejects it again for longer. Replies to calls sent before it was ejected do
- * not bring it back. A server whose channel waits to reconnect is skipped
- * too. Thread-safe; the per-call path touches two atomic counters.
+ * timed out, the server is <em>ejected</em>: balancers give it no call while another server may
+ * take one. It stays out at least its ejection time (a jittered backoff that grows when a server
+ * is ejected again soon after it came back). From the moment it is ejected it is probed in the
+ * background, never with a caller's call: a fresh connection, the RPCX handshake and a PING,
+ * about every {@link Ejection#probeIntervalMillis} (±20%). The first probe answered after the
+ * ejection time brings it back, with the probe's connection ready for the next call. So a server
+ * that was killed and restarted takes calls again within about one probe interval of being ready
+ * (RestartTest). A server
+ * whose channel waits to reconnect is skipped too. Thread-safe; the per-call path touches two
+ * atomic counters.
  */
 public final class Member implements CallRoute {
   private static final Logger logger = LoggerFactory.getLogger(Member.class);
@@ -30,29 +38,36 @@ public final class Member implements CallRoute {
   public enum State {
     AVAILABLE,
     UNREACHABLE,
+    /** Ejected, within its ejection time. */
     EJECTED,
+    /** Ejected, its ejection time over: back at the next probe answered. */
     PROBING
   }
 
   private final String address;
   private final ServerChannel channel;
   private final Ejection ejection;
+  private final ScheduledExecutorService scheduler;
   private final Backoff backoff;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final LongAdder started = new LongAdder();
   private final AtomicInteger consecutiveFailures = new AtomicInteger();
-  /** Whether the member was ejected and has not answered a probe since; read on every pick. */
+  /** Whether the member is out of rotation; read on every pick. */
   private volatile boolean ejected;
   private volatile long ejectedUntilNanos;
-  /** The call probing an ejected member, or {@code null}. */
-  private final AtomicReference<PendingCall> probe = new AtomicReference<>();
+  /** When it last came back, to tell a flapping server from one that failed once. */
+  private long recoveredAtNanos = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
+  /** Whether a probe is scheduled or in flight. */
+  private final AtomicBoolean probing = new AtomicBoolean();
+  private volatile boolean retired;
   /** Clusters that list this member; guarded by {@link Members}. */
   int references;
 
-  Member(String address, ServerChannel channel, Ejection ejection) {
+  Member(String address, ServerChannel channel, Ejection ejection, ScheduledExecutorService scheduler) {
     this.address = address;
     this.channel = channel;
     this.ejection = ejection;
+    this.scheduler = scheduler;
     this.backoff = new Backoff(ejection.initialMillis, ejection.maxMillis);
   }
 
@@ -65,70 +80,26 @@ public final class Member implements CallRoute {
     return channel;
   }
 
-  /**
-   * Whether a balancer may give this member a call now. Many callers may see an ejected member's
-   * probe free at once; {@link #tryStart} lets only one of them in.
-   */
+  /** Whether a balancer may give this member a call now. */
   boolean isEligible(long nowNanos) {
-    if (ejected) {
-      // Probing: one call at a time once the ejection time is over.
-      return nowNanos - ejectedUntilNanos >= 0 && probe.get() == null && channel.acceptsCalls();
-    }
-    return channel.acceptsCalls();
+    return !ejected && channel.acceptsCalls();
   }
 
   public int inFlight() {
     return inFlight.get();
   }
 
-  /**
-   * Takes {@code call} if this member may have it now: always while it is in rotation; while it is
-   * ejected only as its probe, which needs the ejection time to be over and no other probe in
-   * flight. Returns false, taking nothing, when the ejection is not over, another caller won the
-   * probe, or a failed probe ejected the member again meanwhile.
-   */
+  /** Takes {@code call} if this member is in rotation; false, taking nothing, while it is ejected. */
   boolean tryStart(PendingCall call, long nowNanos) {
-    if (ejected && !(nowNanos - ejectedUntilNanos >= 0 && claimProbe(call, nowNanos))) {
+    if (ejected) {
       return false;
     }
-    begin(call);
+    start(call);
     return true;
   }
 
-  /**
-   * Takes {@code call} whatever its health: no member could take it, and it is sent here to fail
-   * fast. It becomes the probe if it may.
-   */
+  /** Takes {@code call} whatever its health: no member could take it, and it is sent here. */
   void start(PendingCall call) {
-    long now = System.nanoTime();
-    if (ejected && now - ejectedUntilNanos >= 0) {
-      claimProbe(call, now);
-    }
-    begin(call);
-  }
-
-  /**
-   * Makes {@code call} the probe of this member, whose ejection time looked over at {@code
-   * nowNanos}. False if another call is the probe, or the member was ejected again between that
-   * look and the claim (a failed probe ejects before it lets go). True too, the call then being
-   * an ordinary one, if the member came back meanwhile.
-   */
-  private boolean claimProbe(PendingCall call, long nowNanos) {
-    if (!probe.compareAndSet(null, call)) {
-      return false;
-    }
-    if (!ejected) {
-      probe.compareAndSet(call, null); // back in rotation: nothing to probe
-      return true;
-    }
-    if (nowNanos - ejectedUntilNanos < 0) {
-      probe.compareAndSet(call, null);
-      return false;
-    }
-    return true;
-  }
-
-  private void begin(PendingCall call) {
     inFlight.incrementAndGet();
     started.increment();
     call.route(this);
@@ -137,54 +108,97 @@ public final class Member implements CallRoute {
   @Override
   public void ended(PendingCall call, CallOutcome outcome) {
     inFlight.decrementAndGet();
-    boolean wasProbe = probe.get() == call;
     switch (outcome) {
       case REPLIED:
         if (consecutiveFailures.get() != 0) {
           consecutiveFailures.set(0);
         }
-        // Only the probe brings an ejected member back, not a late reply to an older call.
-        if (wasProbe) {
-          recovered();
-        }
         break;
       case UNAVAILABLE:
       case TIMED_OUT:
-        if (consecutiveFailures.incrementAndGet() >= ejection.consecutiveFailures || wasProbe) {
+        if (consecutiveFailures.incrementAndGet() >= ejection.consecutiveFailures) {
           eject();
         }
         break;
       default:
         break;
     }
-    if (wasProbe) {
-      // Only now, once a failed probe has ejected the member again: freed earlier, the probe
-      // could go to another call that still sees the old ejection over.
-      probe.compareAndSet(call, null);
-    }
   }
 
-  private synchronized void eject() {
-    long now = System.nanoTime();
-    if (ejected && now - ejectedUntilNanos < 0) {
-      return; // already out; the calls that were in flight when it failed end here
+  private void eject() {
+    long delay;
+    synchronized (this) {
+      if (ejected || retired) {
+        return; // already out; the calls that were in flight when it failed end here
+      }
+      long now = System.nanoTime();
+      if (now - recoveredAtNanos > TimeUnit.MILLISECONDS.toNanos(ejection.maxMillis)) {
+        backoff.reset(); // it stayed in rotation long enough: not flapping
+      }
+      delay = backoff.nextDelayNanos();
+      ejectedUntilNanos = now + delay;
+      ejected = true;
     }
-    long delay = backoff.nextDelayNanos();
-    ejectedUntilNanos = now + delay;
-    ejected = true;
     logger.warn(
-        "Ejecting {} for {} ms after {} failed calls in a row",
+        "Ejecting {} for at least {} ms after {} failed calls in a row; probing it in the"
+            + " background",
         address,
         TimeUnit.NANOSECONDS.toMillis(delay),
         consecutiveFailures.get());
+    if (probing.compareAndSet(false, true)) {
+      scheduleProbe(probeInterval());
+    }
   }
 
-  private synchronized void recovered() {
-    if (ejected) {
-      ejected = false;
-      backoff.reset();
-      logger.info("{} answers again and is back in rotation", address);
+  /** The interval between probes, ±20%. */
+  private long probeInterval() {
+    long base = TimeUnit.MILLISECONDS.toNanos(ejection.probeIntervalMillis);
+    return (long) (base * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
+  }
+
+  private void scheduleProbe(long delayNanos) {
+    try {
+      scheduler.schedule(this::probe, delayNanos, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      probing.set(false); // the client is closing
     }
+  }
+
+  /** Probes the ejected server once, then decides: back in rotation, or another probe later. */
+  private void probe() {
+    if (retired || !ejected) {
+      probing.set(false);
+      return;
+    }
+    channel.probe().whenComplete(
+        (ignored, failure) -> {
+          if (retired || !ejected) {
+            probing.set(false);
+          } else if (failure != null) {
+            logger.debug("Probe of {} failed: {}", address, failure.toString());
+            scheduleProbe(probeInterval());
+          } else {
+            long wait = ejectedUntilNanos - System.nanoTime();
+            if (wait > 0) {
+              scheduleProbe(wait); // answers, but its ejection time is not over
+            } else {
+              probing.set(false);
+              recovered();
+            }
+          }
+        });
+  }
+
+  private void recovered() {
+    synchronized (this) {
+      if (!ejected) {
+        return;
+      }
+      consecutiveFailures.set(0);
+      recoveredAtNanos = System.nanoTime();
+      ejected = false;
+    }
+    logger.info("{} answers probes again and is back in rotation", address);
   }
 
   /**
@@ -194,17 +208,21 @@ public final class Member implements CallRoute {
   synchronized void announcedAgain() {
     consecutiveFailures.set(0);
     ejected = false;
-    probe.set(null);
     backoff.reset();
     channel.reconnectNow();
   }
 
+  /** No cluster lists the member any more: stop probing it. */
+  void retire() {
+    retired = true;
+  }
+
   public State state(long nowNanos) {
-    if (!channel.acceptsCalls()) {
-      return State.UNREACHABLE;
-    }
     if (ejected) {
       return nowNanos - ejectedUntilNanos >= 0 ? State.PROBING : State.EJECTED;
+    }
+    if (!channel.acceptsCalls()) {
+      return State.UNREACHABLE;
     }
     return State.AVAILABLE;
   }

@@ -3,6 +3,7 @@ package io.rpcx.client.internal.cluster;
 import io.rpcx.client.internal.call.ServerChannel;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BiFunction;
 
 /**
@@ -14,19 +15,27 @@ import java.util.function.BiFunction;
 public final class Members {
   private final BiFunction<String, Integer, ServerChannel> channels;
   private final Ejection ejection;
+  private final ScheduledExecutorService scheduler;
   private final Map<String, Member> byAddress = new HashMap<>();
 
-  /** {@code channels} opens the channel to a host and port. */
-  public Members(BiFunction<String, Integer, ServerChannel> channels, Ejection ejection) {
+  /**
+   * {@code channels} opens the channel to a host and port; {@code scheduler} runs the probes of
+   * ejected servers.
+   */
+  public Members(
+      BiFunction<String, Integer, ServerChannel> channels,
+      Ejection ejection,
+      ScheduledExecutorService scheduler) {
     this.channels = channels;
     this.ejection = ejection;
+    this.scheduler = scheduler;
   }
 
   /** The member at {@code host:port}, created if no cluster lists it yet. */
   synchronized Member acquire(String address, String host, int port) {
     Member member =
         byAddress.computeIfAbsent(
-            address, key -> new Member(key, channels.apply(host, port), ejection));
+            address, key -> new Member(key, channels.apply(host, port), ejection, scheduler));
     member.references++;
     return member;
   }
@@ -34,6 +43,7 @@ public final class Members {
   /** A cluster no longer lists {@code member}; the last one to let go retires its channel. */
   synchronized void release(Member member) {
     if (--member.references == 0 && byAddress.remove(member.address(), member)) {
+      member.retire();
       member.channel().retire();
     }
   }

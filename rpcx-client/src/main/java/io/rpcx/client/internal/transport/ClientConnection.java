@@ -19,6 +19,7 @@ import io.rpcx.core.internal.protocol.SchemaFrames;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameOverLimitException;
 import io.rpcx.core.internal.transport.Frames;
+import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.QueuedWrite;
 import io.rpcx.core.internal.transport.WriteQueue;
@@ -26,7 +27,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -62,12 +65,33 @@ final class ClientConnection implements CallOwner {
   private volatile int state = CONNECTING;
   private volatile RpcxException closeCause;
   private boolean handshakeDone;
+  private InboundMeter meter;
   private long lastReadNanos = System.nanoTime();
+  /**
+   * For a probe's connection: completed when the server answers its PING; until then the
+   * connection's failures are the probe's, and do not touch the endpoint's reconnect backoff.
+   */
+  private final CompletableFuture<Void> probe;
+  private final long probeNonce = ThreadLocalRandom.current().nextLong();
 
-  /** A connection not yet bound to a channel; see {@link Endpoint}. */
-  ClientConnection(Endpoint endpoint, ClientTransport.Settings settings) {
+  /**
+   * A connection not yet bound to a channel; see {@link Endpoint}. A probe's connection ({@code
+   * probe}) pings the server once the handshake is done.
+   */
+  ClientConnection(Endpoint endpoint, ClientTransport.Settings settings, boolean probe) {
     this.endpoint = endpoint;
     this.settings = settings;
+    this.probe = probe ? new CompletableFuture<>() : null;
+  }
+
+  /** Completes when this probe's PING is answered; see {@link Endpoint#probe()}. */
+  CompletableFuture<Void> probe() {
+    return probe;
+  }
+
+  /** Whether this is a probe's connection that has not been answered yet. */
+  private boolean probing() {
+    return probe != null && !probe.isDone();
   }
 
   /**
@@ -79,6 +103,11 @@ final class ClientConnection implements CallOwner {
       this.writes = new WriteQueue(channel, false);
       this.channel = channel;
     }
+  }
+
+  /** Where replies received and not yet decoded are counted; set before the channel starts. */
+  void meter(InboundMeter meter) {
+    this.meter = meter;
   }
 
   /** Follows the connection attempt; a failure fails every call queued meanwhile. */
@@ -320,15 +349,43 @@ final class ClientConnection implements CallOwner {
         new UnavailableException(
             "cannot connect to " + endpoint.address() + ": " + describe(cause), true, cause);
     state = CLOSED;
-    endpoint.connectFailed(this, closeCause);
+    if (probing()) {
+      probe.completeExceptionally(closeCause);
+    } else {
+      endpoint.connectFailed(this, closeCause);
+    }
     writes.start();
   }
 
   /** The server's preface arrived: the server speaks RPCX. */
   void onHandshakeDone() {
     handshakeDone = true;
-    endpoint.connected();
+    if (probing()) {
+      channel.writeAndFlush(ControlFrames.ping(channel.alloc(), false, probeNonce));
+      channel.eventLoop().schedule(
+          () -> {
+            if (probing()) {
+              closeWith(
+                  new UnavailableException(
+                      endpoint.address() + " did not answer a probe's PING within "
+                          + settings.handshakeTimeoutMillis + " ms",
+                      true,
+                      null));
+            }
+          },
+          settings.handshakeTimeoutMillis,
+          TimeUnit.MILLISECONDS);
+    } else {
+      endpoint.connected();
+    }
     writes.start();
+  }
+
+  /** The server answered a PING with {@code data}. */
+  void onPong(long data) {
+    if (probe != null && data == probeNonce) {
+      probe.complete(null);
+    }
   }
 
   /** Any frame arrived: the server is alive. */
@@ -367,7 +424,7 @@ final class ClientConnection implements CallOwner {
   }
 
   void onReply(ByteBuf payloadBuffer) {
-    NettyPayload payload = new NettyPayload(payloadBuffer);
+    NettyPayload payload = new NettyPayload(payloadBuffer, meter);
     ReplyEnvelope envelope;
     try {
       envelope = ReplyEnvelope.parse(payload);
@@ -448,6 +505,15 @@ final class ClientConnection implements CallOwner {
     state = CLOSED;
     if (!handshakeDone && closeCause == null) {
       closeCause = notAnRpcxServer(null);
+    }
+    if (probing()) {
+      probe.completeExceptionally(
+          closeCause != null
+              ? closeCause
+              : new UnavailableException(
+                  "the probe's connection to " + endpoint.address() + " closed", true, null));
+      writes.start();
+      return; // a probe's connection carries no calls and leaves the endpoint as it was
     }
     if (handshakeDone || previous == DRAINING) {
       endpoint.detach(this);

@@ -82,6 +82,9 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
         frame.release();
         break;
       case FrameType.PONG:
+        if (frame.readableBytes() == FrameType.PING_PAYLOAD_SIZE) {
+          connection.onPong(frame.readLong());
+        }
         frame.release();
         break;
       case FrameType.SCHEMA:

@@ -6,12 +6,14 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import io.rpcx.client.internal.call.ServerChannel;
 import io.rpcx.core.TlsConfig;
+import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.core.internal.transport.SslContexts;
 import io.rpcx.core.internal.transport.Transports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,6 +33,7 @@ public final class ClientTransport {
     final long handshakeTimeoutMillis;
     final SslContext sslContext;
     final boolean verifyHostname;
+    final InboundBudget budget;
 
     Settings(Options options) {
       this.maxFrameSize = options.maxFrameSize;
@@ -42,6 +45,7 @@ public final class ClientTransport {
       this.handshakeTimeoutMillis = options.connectTimeoutMillis;
       this.sslContext = options.tls == null ? null : SslContexts.create(options.tls);
       this.verifyHostname = options.tls != null && options.tls.verifyHostname();
+      this.budget = new InboundBudget(options.maxBufferedInboundBytes, "client");
     }
   }
 
@@ -56,6 +60,7 @@ public final class ClientTransport {
     public long keepAliveTimeoutMillis = 10_000;
     public long initialBackoffMillis = 1_000;
     public long maxBackoffMillis = 120_000;
+    public long maxBufferedInboundBytes = InboundBudget.defaultLimit();
     public TlsConfig tls;
   }
 
@@ -87,6 +92,11 @@ public final class ClientTransport {
       endpoint.close();
     }
     return endpoint;
+  }
+
+  /** Runs delayed work of the client's connections, such as probes (the network threads). */
+  public ScheduledExecutorService scheduler() {
+    return group;
   }
 
   /** A retired endpoint's connection closes by itself once drained. */

@@ -8,11 +8,14 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.ServerChannel;
+import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.transport.FrameDecoder;
+import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.PrefaceHandler;
 import io.rpcx.core.internal.transport.SslContexts;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -127,7 +130,14 @@ final class Endpoint implements ServerChannel {
           true,
           lastFailure);
     }
-    ClientConnection fresh = new ClientConnection(this, settings);
+    ClientConnection fresh = new ClientConnection(this, settings, false);
+    open(fresh);
+    current = fresh;
+    return fresh;
+  }
+
+  /** Builds {@code fresh}'s pipeline and starts connecting it. */
+  private void open(ClientConnection fresh) {
     ClientConnectionHandler handler = new ClientConnectionHandler(address, fresh);
     ChannelFuture connect =
         bootstrap
@@ -137,6 +147,15 @@ final class Endpoint implements ServerChannel {
                   @Override
                   protected void initChannel(SocketChannel channel) {
                     ChannelPipeline pipeline = channel.pipeline();
+                    InboundMeter meter =
+                        settings.budget.meter(
+                            reason ->
+                                fresh.closeWith(
+                                    new ResourceExhaustedException(
+                                        "the connection to " + address + " was closed: "
+                                            + reason)));
+                    fresh.meter(meter);
+                    pipeline.addLast("budget", meter);
                     if (settings.sslContext != null) {
                       pipeline.addLast(
                           "tls",
@@ -150,14 +169,45 @@ final class Endpoint implements ServerChannel {
                             "idle",
                             new IdleStateHandler(
                                 settings.keepAliveIntervalMillis, 0, 0, TimeUnit.MILLISECONDS))
-                        .addLast("frames", new FrameDecoder(settings.maxFrameSize))
+                        .addLast("frames", new FrameDecoder(settings.maxFrameSize, meter))
                         .addLast("connection", handler);
                   }
                 })
             .connect(host, port);
     fresh.connecting(connect);
-    current = fresh;
-    return fresh;
+  }
+
+  @Override
+  public CompletableFuture<Void> probe() {
+    ClientConnection fresh = new ClientConnection(this, settings, true);
+    CompletableFuture<Void> answered = fresh.probe();
+    synchronized (this) {
+      if (closed) {
+        return CompletableFuture.failedFuture(
+            new UnavailableException("not probed: " + closedReason, true, null));
+      }
+      open(fresh);
+    }
+    return answered.thenRun(() -> adopt(fresh));
+  }
+
+  /**
+   * A probe's connection was answered: it becomes the connection for the next calls, unless there
+   * is a usable one already; the reconnect backoff starts over either way.
+   */
+  private void adopt(ClientConnection probed) {
+    boolean keep;
+    synchronized (this) {
+      backoff.reset();
+      lastFailure = null;
+      keep = !closed && (current == null || !current.isUsable());
+      if (keep) {
+        current = probed;
+      }
+    }
+    if (!keep) {
+      probed.close("a usable connection exists already");
+    }
   }
 
   /** The connection is up: the backoff starts over. */

@@ -7,18 +7,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rpcx.client.internal.call.CallOutcome;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.TestCalls;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A server's health: ejected after failures in a row, for a jittered backoff that grows while it
- * keeps failing; then probed with one call at a time; back once a probe is answered.
+ * A server's health: ejected after failures in a row; probed in the background (never with a
+ * caller's call) about every initial ejection time; back at the first probe answered once its
+ * ejection time is over, which grows when it is ejected again soon after coming back.
  */
 @Timeout(10)
 class MemberTest {
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
   private final TestChannel channel = new TestChannel("10.0.0.1:9000");
-  private final Member member = new Member(channel.address, channel, new Ejection(3, 40, 1_000));
+  private final Member member = member(new Ejection(3, 40, 1_000));
+
+  @AfterEach
+  void stopScheduler() {
+    scheduler.shutdownNow();
+  }
+
+  private Member member(Ejection ejection) {
+    return new Member(channel.address, channel, ejection, scheduler);
+  }
 
   private PendingCall started(Member target) {
     PendingCall call = TestCalls.call("peek", "x");
@@ -26,108 +41,99 @@ class MemberTest {
     return call;
   }
 
-  private void fail(int times, CallOutcome outcome) {
+  private void fail(Member target, int times, CallOutcome outcome) {
     for (int i = 0; i < times; i++) {
-      member.ended(started(member), outcome);
+      target.ended(started(target), outcome);
     }
   }
 
-  /** Waits out the ejection; returns how long it lasted from {@code since}. */
-  private static long awaitProbing(Member target, long since) {
-    while (target.state(System.nanoTime()) == Member.State.EJECTED) {
+  private static void await(BooleanSupplier condition) {
+    while (!condition.getAsBoolean()) {
       Thread.onSpinWait();
     }
-    return System.nanoTime() - since;
-  }
-
-  /**
-   * Asserts {@code target} is ejected and takes no call, unless the shortest ejection ({@code
-   * minMillis}: the backoff less its jitter) has passed since {@code since}, as it may on a machine
-   * that paused this thread.
-   */
-  private static void assertEjectedUnlessTheMinimumPassed(Member target, long since, long minMillis) {
-    long now = System.nanoTime();
-    Member.State state = target.state(now);
-    boolean eligible = target.isEligible(now);
-    if (now - since < TimeUnit.MILLISECONDS.toNanos(minMillis)) {
-      assertEquals(Member.State.EJECTED, state);
-      assertFalse(eligible);
-    }
   }
 
   @Test
-  void isEjectedAfterFailuresInARowAndProbedWithOneCallWhenTheBackoffIsOver() {
-    fail(2, CallOutcome.UNAVAILABLE);
+  void isEjectedAfterFailuresInARowAndTakesNoCallerCallWhileProbedInTheBackground() {
+    fail(member, 2, CallOutcome.UNAVAILABLE);
     assertEquals(Member.State.AVAILABLE, member.state(System.nanoTime()));
-    long ejectedAt = System.nanoTime(); // taken before, so the ejection measured is never shorter
-    fail(1, CallOutcome.TIMED_OUT);
-    assertEjectedUnlessTheMinimumPassed(member, ejectedAt, 32);
+    fail(member, 1, CallOutcome.TIMED_OUT);
+    long now = System.nanoTime();
+    assertTrue(member.state(now) != Member.State.AVAILABLE);
+    assertFalse(member.isEligible(now));
+    assertFalse(member.tryStart(TestCalls.call("peek", "x"), now), "no caller's call as a probe");
 
-    long ejection = awaitProbing(member, ejectedAt);
-    assertTrue(ejection >= TimeUnit.MILLISECONDS.toNanos(32), "40 ms -20%: " + ejection);
-    assertTrue(member.isEligible(System.nanoTime()));
-    PendingCall probe = started(member);
-    assertFalse(member.isEligible(System.nanoTime()), "one probe at a time");
+    await(() -> channel.probes.get() >= 3);
+    assertTrue(member.state(System.nanoTime()) != Member.State.AVAILABLE, "probes fail: still out");
+    assertEquals(0, member.inFlight(), "probes are not calls");
+  }
 
-    member.ended(probe, CallOutcome.REPLIED);
-    assertEquals(Member.State.AVAILABLE, member.state(System.nanoTime()));
+  @Test
+  void theFirstProbeAnsweredAfterTheEjectionTimeBringsItBack() {
+    long ejectedAt = System.nanoTime();
+    fail(member, 3, CallOutcome.UNAVAILABLE);
+    channel.answersProbes = true;
+    await(() -> member.state(System.nanoTime()) == Member.State.AVAILABLE);
+    long out = System.nanoTime() - ejectedAt;
+    assertTrue(out >= TimeUnit.MILLISECONDS.toNanos(32), "at least 40 ms -20%: " + out);
     assertEquals(0, member.consecutiveFailures());
+    assertTrue(member.isEligible(System.nanoTime()));
   }
 
   @Test
-  void ofCallersThatAllSawTheProbeFreeOnlyTheFirstTakesIt() {
-    fail(3, CallOutcome.UNAVAILABLE);
-    awaitProbing(member, System.nanoTime());
-    long now = System.nanoTime();
-    assertTrue(member.isEligible(now), "both callers see the probe free");
-    PendingCall first = TestCalls.call("peek", "x");
-    PendingCall second = TestCalls.call("peek", "x");
-    assertTrue(member.tryStart(first, now));
-    assertFalse(member.tryStart(second, now), "the probe is taken: pick again");
-    assertEquals(1, member.inFlight());
-
-    long failedAt = System.nanoTime();
-    member.ended(first, CallOutcome.UNAVAILABLE);
-    assertEjectedUnlessTheMinimumPassed(member, failedAt, 51);
-    long later = System.nanoTime();
-    if (later - failedAt < TimeUnit.MILLISECONDS.toNanos(51)) {
-      assertFalse(member.tryStart(second, later), "a failed probe ejects it again");
-    }
+  void aServerThatStaysDownIsProbedAtAnEvenPaceNotAGrowingOne() {
+    fail(member, 3, CallOutcome.UNAVAILABLE);
+    long start = System.nanoTime();
+    await(() -> channel.probes.get() >= 10);
+    long elapsed = System.nanoTime() - start;
+    // Ten probes at 40 ms ±20% take 320-480 ms plus scheduling; a backoff growing 1.6 times per
+    // failed probe would take over 40 seconds.
+    assertTrue(elapsed < TimeUnit.SECONDS.toNanos(5), "10 probes took " + elapsed + " ns");
   }
 
   @Test
   void aLateReplyToACallSentBeforeTheEjectionDoesNotBringItBack() {
-    // A backoff far longer than the test, so a slow machine cannot end it before the check.
-    Member slow = new Member(channel.address, channel, new Ejection(3, 60_000, 60_000));
+    // An ejection far longer than the test, so a slow machine cannot end it before the check.
+    Member slow = member(new Ejection(3, 60_000, 60_000));
     PendingCall old = started(slow);
-    for (int i = 0; i < 3; i++) {
-      slow.ended(started(slow), CallOutcome.UNAVAILABLE);
-    }
+    fail(slow, 3, CallOutcome.UNAVAILABLE);
     slow.ended(old, CallOutcome.REPLIED);
     assertEquals(Member.State.EJECTED, slow.state(System.nanoTime()));
   }
 
   @Test
-  void aFailedProbeEjectsItAgainForLonger() {
-    fail(3, CallOutcome.UNAVAILABLE);
-    awaitProbing(member, System.nanoTime());
-    PendingCall probe = started(member);
-    long failedAt = System.nanoTime();
-    member.ended(probe, CallOutcome.UNAVAILABLE);
-    long second = awaitProbing(member, failedAt);
+  void aServerEjectedAgainSoonAfterComingBackStaysOutLonger() {
+    channel.answersProbes = true;
+    fail(member, 3, CallOutcome.UNAVAILABLE);
+    await(() -> member.state(System.nanoTime()) == Member.State.AVAILABLE);
+    long again = System.nanoTime();
+    fail(member, 3, CallOutcome.UNAVAILABLE);
+    await(() -> member.state(System.nanoTime()) == Member.State.AVAILABLE);
+    long second = System.nanoTime() - again;
     assertTrue(second >= TimeUnit.MILLISECONDS.toNanos(51), "64 ms -20%: " + second);
   }
 
   @Test
+  void aRetiredMemberIsNoLongerProbed() throws Exception {
+    fail(member, 3, CallOutcome.UNAVAILABLE);
+    await(() -> channel.probes.get() >= 1);
+    member.retire();
+    Thread.sleep(150); // more than three probe intervals
+    int probes = channel.probes.get();
+    Thread.sleep(150);
+    assertEquals(probes, channel.probes.get());
+  }
+
+  @Test
   void failuresOnTheClientSayNothingAboutTheServer() {
-    fail(10, CallOutcome.OTHER);
+    fail(member, 10, CallOutcome.OTHER);
     assertEquals(Member.State.AVAILABLE, member.state(System.nanoTime()));
     assertEquals(0, member.inFlight());
   }
 
   @Test
   void aServerAnnouncedAgainIsForgivenAndReconnectedAtOnce() {
-    fail(3, CallOutcome.UNAVAILABLE);
+    fail(member, 3, CallOutcome.UNAVAILABLE);
     member.announcedAgain();
     assertEquals(Member.State.AVAILABLE, member.state(System.nanoTime()));
     assertEquals(1, channel.reconnects);

@@ -10,6 +10,8 @@ import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.TestCalls;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +22,19 @@ import org.junit.jupiter.api.Test;
  */
 class PickersTest {
   private static final Ejection EJECTION = new Ejection(5, 1_000, 30_000);
+  private static final ScheduledExecutorService PROBES =
+      Executors.newSingleThreadScheduledExecutor(
+          task -> {
+            Thread thread = new Thread(task, "probes");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private static Member[] members(int count) {
     Member[] members = new Member[count];
     for (int i = 0; i < count; i++) {
       String address = "10.0.0." + (i + 1) + ":9000";
-      members[i] = new Member(address, new TestChannel(address), EJECTION);
+      members[i] = new Member(address, new TestChannel(address), EJECTION, PROBES);
     }
     return members;
   }

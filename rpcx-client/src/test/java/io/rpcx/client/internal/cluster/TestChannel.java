@@ -2,8 +2,11 @@ package io.rpcx.client.internal.cluster;
 
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.ServerChannel;
+import io.rpcx.core.UnavailableException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /** A server channel that records calls (or hands them on) and can be made to refuse them. */
@@ -13,6 +16,9 @@ final class TestChannel implements ServerChannel {
   volatile boolean accepting = true;
   volatile boolean retired;
   volatile int reconnects;
+  /** Whether probes are answered (else they fail, as against a server that is down). */
+  volatile boolean answersProbes;
+  final AtomicInteger probes = new AtomicInteger();
 
   private final Consumer<PendingCall> onSend;
 
@@ -51,5 +57,14 @@ final class TestChannel implements ServerChannel {
   @Override
   public void retire() {
     retired = true;
+  }
+
+  @Override
+  public CompletableFuture<Void> probe() {
+    probes.incrementAndGet();
+    return answersProbes
+        ? CompletableFuture.completedFuture(null)
+        : CompletableFuture.failedFuture(
+            new UnavailableException("connection refused", true, null));
   }
 }

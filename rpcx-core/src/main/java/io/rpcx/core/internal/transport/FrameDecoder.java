@@ -22,13 +22,42 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
   static final int LARGE_FRAME = 64 * 1024;
 
   private final int maxFrameSize;
+  private final InboundMeter meter;
   private boolean failed;
   private boolean composite;
 
   /** @param maxFrameSize the largest accepted value of the length field */
   public FrameDecoder(int maxFrameSize) {
+    this(maxFrameSize, null);
+  }
+
+  /**
+   * @param maxFrameSize the largest accepted value of the length field
+   * @param meter where the bytes of an incomplete frame are counted, or {@code null}
+   */
+  public FrameDecoder(int maxFrameSize, InboundMeter meter) {
     super(Integer.MAX_VALUE, 0, FrameType.LENGTH_FIELD_SIZE, 0, FrameType.LENGTH_FIELD_SIZE, true);
     this.maxFrameSize = maxFrameSize;
+    this.meter = meter;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    try {
+      super.channelRead(ctx, msg);
+    } finally {
+      if (meter != null) {
+        // What is left after the frames were taken out: the start of the next one.
+        meter.partial(actualReadableBytes());
+      }
+    }
+  }
+
+  @Override
+  protected void handlerRemoved0(ChannelHandlerContext ctx) {
+    if (meter != null) {
+      meter.closed();
+    }
   }
 
   @Override

@@ -24,11 +24,24 @@ public final class NettyPayload implements Payload {
 
   private final ByteBuf buffer;
   private final int start;
+  private final InboundMeter meter;
 
   /** Takes ownership of {@code buffer}, whose readable bytes are the payload. */
   public NettyPayload(ByteBuf buffer) {
+    this(buffer, null);
+  }
+
+  /**
+   * Takes ownership of {@code buffer}, whose readable bytes are the payload, counting them in
+   * {@code meter} until released.
+   */
+  public NettyPayload(ByteBuf buffer, InboundMeter meter) {
     this.buffer = buffer;
     this.start = buffer.readerIndex();
+    this.meter = meter;
+    if (meter != null) {
+      meter.held(length());
+    }
   }
 
   @Override
@@ -74,6 +87,9 @@ public final class NettyPayload implements Payload {
 
   @Override
   public void release() {
+    if (meter != null) {
+      meter.released(length());
+    }
     buffer.release();
   }
 }

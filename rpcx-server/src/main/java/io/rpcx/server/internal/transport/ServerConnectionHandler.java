@@ -21,6 +21,7 @@ import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameOverLimitException;
 import io.rpcx.core.internal.transport.FrameTooLargeException;
 import io.rpcx.core.internal.transport.FrameWrite;
+import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.WriteQueue;
@@ -54,6 +55,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private final int maxFrameSize;
   private final int maxConcurrentCalls;
   private final AtomicInteger callsInFlight = new AtomicInteger();
+  private InboundMeter meter;
   private Channel channel;
   private WriteQueue writes;
   private String remoteAddress = "?";
@@ -81,6 +83,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     this.dispatcher = dispatcher;
     this.maxFrameSize = maxFrameSize;
     this.maxConcurrentCalls = maxConcurrentCalls;
+  }
+
+  /** Where requests received and not yet decoded are counted; set before the channel starts. */
+  void meter(InboundMeter meter) {
+    this.meter = meter;
   }
 
   @Override
@@ -139,7 +146,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     frame.skipBytes(1); // flags: reserved
     switch (type) {
       case FrameType.REQUEST:
-        dispatcher.onRequest(this, new NettyPayload(frame));
+        dispatcher.onRequest(this, new NettyPayload(frame, meter));
         break;
       case FrameType.PING:
         if (frame.readableBytes() != FrameType.PING_PAYLOAD_SIZE) {

@@ -12,6 +12,8 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.internal.transport.FrameDecoder;
+import io.rpcx.core.internal.transport.InboundBudget;
+import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.PrefaceHandler;
 import io.rpcx.core.internal.transport.SslContexts;
 import io.rpcx.core.internal.transport.Transports;
@@ -40,6 +42,7 @@ public final class ServerTransport {
     public int maxConnections = 10_000;
     public int maxConcurrentCallsPerConnection = 10_000;
     public long idleTimeoutMillis = 600_000;
+    public long maxBufferedInboundBytes = InboundBudget.defaultLimit();
     public TlsConfig tls;
   }
 
@@ -48,6 +51,7 @@ public final class ServerTransport {
   private final EventLoopGroup workers;
   private final RequestDispatcher dispatcher;
   private final Options options;
+  private final InboundBudget budget;
   private final SslContext sslContext;
   private final Set<ServerConnectionHandler> connections = ConcurrentHashMap.newKeySet();
   private volatile String goAwayReason;
@@ -61,6 +65,7 @@ public final class ServerTransport {
     this.acceptor = transport.newGroup(1, "rpcx-server-accept");
     this.workers = transport.newGroup(options.ioThreads, "rpcx-server-io");
     this.dispatcher = dispatcher;
+    this.budget = new InboundBudget(options.maxBufferedInboundBytes, "server");
   }
 
   /** Binds and starts accepting; returns the bound address (with the real port if 0 was asked). */
@@ -78,6 +83,19 @@ public final class ServerTransport {
                   @Override
                   protected void initChannel(SocketChannel channel) {
                     ChannelPipeline pipeline = channel.pipeline();
+                    ServerConnectionHandler connection =
+                        new ServerConnectionHandler(
+                            ServerTransport.this,
+                            dispatcher,
+                            options.maxFrameSize,
+                            options.maxConcurrentCallsPerConnection);
+                    InboundMeter meter =
+                        budget.meter(
+                            reason ->
+                                connection.closeForProtocolError(
+                                    StatusCode.RESOURCE_EXHAUSTED, reason));
+                    connection.meter(meter);
+                    pipeline.addLast("budget", meter);
                     if (sslContext != null) {
                       pipeline.addLast("tls", sslContext.newHandler(channel.alloc()));
                     }
@@ -87,14 +105,8 @@ public final class ServerTransport {
                             "idle",
                             new IdleStateHandler(
                                 options.idleTimeoutMillis, 0, 0, TimeUnit.MILLISECONDS))
-                        .addLast("frames", new FrameDecoder(options.maxFrameSize))
-                        .addLast(
-                            "connection",
-                            new ServerConnectionHandler(
-                                ServerTransport.this,
-                                dispatcher,
-                                options.maxFrameSize,
-                                options.maxConcurrentCallsPerConnection));
+                        .addLast("frames", new FrameDecoder(options.maxFrameSize, meter))
+                        .addLast("connection", connection);
                   }
                 });
     try {
