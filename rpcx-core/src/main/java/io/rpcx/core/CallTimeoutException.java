@@ -10,4 +10,13 @@ public final class CallTimeoutException extends RpcxException {
   public CallTimeoutException(String message) {
     super(StatusCode.TIMEOUT, message, null);
   }
+
+  /**
+   * A timeout with a stack trace only if {@code stackTrace}: an asynchronous call's timeout is
+   * noticed on RPCX's threads, whose stack says nothing about where the call was made, and
+   * thousands may expire together.
+   */
+  public CallTimeoutException(String message, boolean stackTrace) {
+    super(StatusCode.TIMEOUT, message, null, stackTrace);
+  }
 }

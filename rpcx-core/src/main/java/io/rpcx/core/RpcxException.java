@@ -29,6 +29,15 @@ public abstract class RpcxException extends RuntimeException {
     this.status = status;
   }
 
+  /**
+   * An exception without a stack trace when {@code stackTrace} is false: for failures noticed on
+   * RPCX's own threads, whose stack says nothing about the call, when thousands may happen at once.
+   */
+  protected RpcxException(StatusCode status, String message, Throwable cause, boolean stackTrace) {
+    super(message, cause, true, stackTrace);
+    this.status = status;
+  }
+
   /** The status code this failure stands for. */
   public StatusCode status() {
     return status;

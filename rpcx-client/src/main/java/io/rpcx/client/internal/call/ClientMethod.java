@@ -215,11 +215,15 @@ public final class ClientMethod {
     return RpcxException.of(code, text, "");
   }
 
-  /** The exception of a call that timed out. */
+  /**
+   * The exception of a call that timed out; with a stack trace only for a blocking call, whose
+   * caller's thread is the one that notices.
+   */
   CallTimeoutException timeoutException(PendingCall call) {
     return new CallTimeoutException(
         model.displayName() + " timed out after " + timeoutMillis + " ms waiting for "
             + call.address()
-            + (call.attempt() > 1 ? " (attempt " + call.attempt() + ")" : ""));
+            + (call.attempt() > 1 ? " (attempt " + call.attempt() + ")" : ""),
+        !model.isAsync());
   }
 }
