@@ -20,6 +20,7 @@ import io.rpcx.core.internal.model.ClassScanner;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.runtime.RuntimeCompatibility;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
@@ -581,8 +582,11 @@ public final class RpcxClient implements AutoCloseable {
      * Builds the client, checking every registered and scanned interface.
      *
      * @throws IllegalArgumentException naming the interface and method of the first mistake found
+     * @throws IllegalStateException if the class path holds a protobuf-java or Netty version RPCX
+     *     does not run with, naming the library, the version found and the range supported
      */
     public RpcxClient build() {
+      RuntimeCompatibility.check();
       if (discovery != null && defaultTarget != null) {
         throw new IllegalArgumentException(
             "both target(host, port) and discovery(...) are set: choose one (targets of single"

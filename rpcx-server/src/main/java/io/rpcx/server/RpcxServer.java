@@ -9,6 +9,7 @@ import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.model.ClassScanner;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.runtime.RuntimeCompatibility;
 import io.rpcx.server.internal.dispatch.CallTracker;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServiceRegistry;
@@ -700,8 +701,11 @@ public final class RpcxServer implements AutoCloseable {
      * Validates every service and builds the server (not started).
      *
      * @throws IllegalArgumentException naming the class and method of the first mistake found
+     * @throws IllegalStateException if the class path holds a protobuf-java or Netty version RPCX
+     *     does not run with, naming the library, the version found and the range supported
      */
     public RpcxServer build() {
+      RuntimeCompatibility.check();
       CodecRegistry codecs = CodecRegistry.standard();
       List<ServiceModel> models = new ArrayList<>();
       List<Object> implementations = new ArrayList<>();
