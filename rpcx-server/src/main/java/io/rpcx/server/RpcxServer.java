@@ -691,7 +691,11 @@ public final class RpcxServer implements AutoCloseable {
       return this;
     }
 
-    /** Whether to use native epoll when available (default); {@code false} forces NIO. */
+    /**
+     * Whether to use a native transport where available (default): epoll on Linux, kqueue on
+     * macOS, when the native jar of the platform is on the class path. {@code false} forces NIO, as
+     * does the system property {@code rpcx.transport=nio}.
+     */
     public Builder nativeTransport(boolean nativeTransport) {
       this.nativeTransport = nativeTransport;
       return this;
