@@ -21,6 +21,7 @@ import io.rpcx.core.internal.model.ClassScanner;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.runtime.RuntimeCompatibility;
 import io.rpcx.core.internal.transport.InboundBudget;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -609,7 +610,11 @@ public final class RpcxClient implements AutoCloseable {
       return this;
     }
 
-    /** Whether to use native epoll when available (default); {@code false} forces NIO. */
+    /**
+     * Whether to use a native transport where available (default): epoll on Linux, kqueue on
+     * macOS, when the native jar of the platform is on the class path. {@code false} forces NIO, as
+     * does the system property {@code rpcx.transport=nio}.
+     */
     public Builder nativeTransport(boolean nativeTransport) {
       this.nativeTransport = nativeTransport;
       return this;
@@ -619,8 +624,11 @@ public final class RpcxClient implements AutoCloseable {
      * Builds the client, checking every registered and scanned interface.
      *
      * @throws IllegalArgumentException naming the interface and method of the first mistake found
+     * @throws IllegalStateException if the class path holds a protobuf-java or Netty version RPCX
+     *     does not run with, naming the library, the version found and the range supported
      */
     public RpcxClient build() {
+      RuntimeCompatibility.check();
       if (discovery != null && defaultTarget != null) {
         throw new IllegalArgumentException(
             "both target(host, port) and discovery(...) are set: choose one (targets of single"

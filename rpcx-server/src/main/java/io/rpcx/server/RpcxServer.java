@@ -9,6 +9,7 @@ import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.model.ClassScanner;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.runtime.RuntimeCompatibility;
 import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.server.internal.dispatch.CallTracker;
 import io.rpcx.server.internal.dispatch.ExceptionLog;
@@ -738,7 +739,11 @@ public final class RpcxServer implements AutoCloseable {
       return this;
     }
 
-    /** Whether to use native epoll when available (default); {@code false} forces NIO. */
+    /**
+     * Whether to use a native transport where available (default): epoll on Linux, kqueue on
+     * macOS, when the native jar of the platform is on the class path. {@code false} forces NIO, as
+     * does the system property {@code rpcx.transport=nio}.
+     */
     public Builder nativeTransport(boolean nativeTransport) {
       this.nativeTransport = nativeTransport;
       return this;
@@ -748,8 +753,11 @@ public final class RpcxServer implements AutoCloseable {
      * Validates every service and builds the server (not started).
      *
      * @throws IllegalArgumentException naming the class and method of the first mistake found
+     * @throws IllegalStateException if the class path holds a protobuf-java or Netty version RPCX
+     *     does not run with, naming the library, the version found and the range supported
      */
     public RpcxServer build() {
+      RuntimeCompatibility.check();
       CodecRegistry codecs = CodecRegistry.standard();
       List<ServiceModel> models = new ArrayList<>();
       List<Object> implementations = new ArrayList<>();

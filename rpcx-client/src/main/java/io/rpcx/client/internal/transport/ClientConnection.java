@@ -65,6 +65,8 @@ final class ClientConnection implements CallOwner {
   private volatile int state = CONNECTING;
   private volatile RpcxException closeCause;
   private boolean handshakeDone;
+  /** Calls are written as they are queued (the handshake is done); set on the event loop. */
+  private volatile boolean writing;
   private InboundMeter meter;
   private long lastReadNanos = System.nanoTime();
   /**
@@ -154,10 +156,10 @@ final class ClientConnection implements CallOwner {
     }
     call.model().requestSize(Frames.payloadSize(frame));
     OutboundCall outbound = new OutboundCall(call, frame);
-    if (call.needsTimer() && state != ACTIVE) {
-      // It may wait for the connection longer than its timeout: time it from now. Once the
-      // connection is up, write() times calls on the event loop instead, where that costs no
-      // wake-up.
+    if (call.needsTimer() && !writing) {
+      // It may wait for the connection and its handshake longer than its timeout: time it from
+      // now. Once calls are written as they come, write() times them on the event loop instead,
+      // where that costs no wake-up.
       try {
         outbound.startDeadline();
       } catch (RejectedExecutionException e) { // the event loop is gone: the client is closing
@@ -378,6 +380,7 @@ final class ClientConnection implements CallOwner {
     } else {
       endpoint.connected();
     }
+    writing = true;
     writes.start();
   }
 

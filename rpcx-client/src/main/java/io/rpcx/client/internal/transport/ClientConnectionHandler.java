@@ -8,7 +8,7 @@ import io.rpcx.core.InternalErrorException;
 import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.protocol.FrameType;
-import io.rpcx.core.internal.protocol.proto.GoAway;
+import io.rpcx.core.internal.protocol.GoAway;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameTooLargeException;
 import io.rpcx.core.internal.transport.PrefaceException;
@@ -93,7 +93,7 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
       case FrameType.GOAWAY:
         GoAway goAway = ControlFrames.parseGoAway(frame);
         frame.release();
-        connection.onGoAway(goAway.getMessage());
+        connection.onGoAway(goAway.message());
         break;
       default:
         frame.release();

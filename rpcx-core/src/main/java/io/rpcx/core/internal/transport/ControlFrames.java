@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.protocol.FrameType;
-import io.rpcx.core.internal.protocol.proto.GoAway;
+import io.rpcx.core.internal.protocol.GoAway;
 import java.io.IOException;
 
 /** Builds and reads control frames: ping, pong and goaway. */
@@ -13,8 +13,7 @@ public final class ControlFrames {
 
   /** A GOAWAY frame with {@code code} and {@code message}. */
   public static ByteBuf goAway(ByteBufAllocator allocator, StatusCode code, String message) {
-    byte[] payload =
-        GoAway.newBuilder().setCodeValue(code.number()).setMessage(message).build().toByteArray();
+    byte[] payload = new GoAway(code, message).encode();
     ByteBuf frame = Frames.allocate(allocator, FrameType.GOAWAY, payload.length);
     frame.writeBytes(payload);
     return frame;
@@ -39,12 +38,9 @@ public final class ControlFrames {
   /** Parses a GOAWAY payload; a malformed one reads as an internal error. */
   public static GoAway parseGoAway(ByteBuf payload) {
     try {
-      return GoAway.parseFrom(payload.nioBuffer());
+      return GoAway.parse(payload.nioBuffer());
     } catch (IOException e) {
-      return GoAway.newBuilder()
-          .setCodeValue(StatusCode.INTERNAL.number())
-          .setMessage("malformed GOAWAY frame")
-          .build();
+      return new GoAway(StatusCode.INTERNAL, "malformed GOAWAY frame");
     }
   }
 }

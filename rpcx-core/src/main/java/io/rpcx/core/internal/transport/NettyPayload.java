@@ -49,12 +49,21 @@ public final class NettyPayload implements Payload {
     return buffer.writerIndex() - start;
   }
 
+  /**
+   * A stream over the region, read in place where protobuf-java can: from the heap, or from direct
+   * memory when its runtime decodes that in place ({@link DirectDecoding}). Otherwise the region is
+   * copied to the heap once, which is what protobuf-java 4.34 and later would do anyway.
+   */
   @Override
   public CodedInputStream input(int offset, int length) {
     if (buffer.nioBufferCount() == 1) {
-      return CodedInputStream.newInstance(buffer.nioBuffer(start + offset, length));
+      if (DirectDecoding.SINGLE_IN_PLACE || buffer.hasArray()) {
+        return CodedInputStream.newInstance(buffer.nioBuffer(start + offset, length));
+      }
+    } else if (DirectDecoding.COMPOSITE_IN_PLACE) {
+      return CodedInputStream.newInstance(Arrays.asList(buffer.nioBuffers(start + offset, length)));
     }
-    return CodedInputStream.newInstance(Arrays.asList(buffer.nioBuffers(start + offset, length)));
+    return heapCopy(offset, length);
   }
 
   @Override
@@ -62,6 +71,10 @@ public final class NettyPayload implements Payload {
     if (length > HEAP_COPY_LIMIT) {
       return input(offset, length);
     }
+    return heapCopy(offset, length);
+  }
+
+  private CodedInputStream heapCopy(int offset, int length) {
     byte[] copy = new byte[length];
     buffer.getBytes(start + offset, copy);
     return CodedInputStream.newInstance(copy);

@@ -5,26 +5,43 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Chooses the I/O transport: native epoll where it is available, NIO everywhere else. The system
- * property {@code rpcx.transport} ({@code nio}, {@code epoll} or {@code auto}, the default) and the
- * builders' {@code nativeTransport(false)} force NIO.
+ * The I/O transports: NIO everywhere, and Netty's native ones where their optional jars are on the
+ * class path and their library loads: epoll on Linux, kqueue on macOS (each chosen automatically),
+ * io_uring on Linux when asked for. The system property {@code rpcx.transport} ({@code auto}, the
+ * default, {@code nio}, {@code epoll}, {@code kqueue} or {@code io_uring}) and the builders' {@code
+ * nativeTransport(false)} decide; see {@link TransportChoice}. The native classes are reached only
+ * through {@link NativeIo}, loaded after their presence was checked, so this type loads without
+ * them.
  */
 public enum Transports {
-  EPOLL,
-  NIO;
+  NIO("nio", null, null, null),
+  EPOLL(
+      "epoll",
+      "netty-transport-native-epoll",
+      "io.netty.channel.epoll.Epoll",
+      "io.rpcx.core.internal.transport.EpollIo"),
+  KQUEUE(
+      "kqueue",
+      "netty-transport-native-kqueue",
+      "io.netty.channel.kqueue.KQueue",
+      "io.rpcx.core.internal.transport.KQueueIo"),
+  IO_URING(
+      "io_uring",
+      "netty-transport-native-io_uring",
+      "io.netty.channel.uring.IoUring",
+      "io.rpcx.core.internal.transport.IoUringIo");
 
   /**
    * The buffer allocator of every RPCX channel: a pooled allocator with 16 MiB chunks. Netty 4.2's
@@ -51,33 +68,110 @@ public enum Transports {
           PooledByteBufAllocator.defaultNormalCacheSize(),
           true);
 
-  /** The transport to use: epoll when allowed and available, else NIO. */
+  private static final Logger logger = LoggerFactory.getLogger(Transports.class);
+
+  /** The choices logged so far: each is logged once per JVM, at the first start that makes it. */
+  private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
+
+  private final String setting;
+  private final String nativeArtifact;
+  private final String probeClass;
+  private final String ioClass;
+  private volatile NativeIo io;
+
+  Transports(String setting, String nativeArtifact, String probeClass, String ioClass) {
+    this.setting = setting;
+    this.nativeArtifact = nativeArtifact;
+    this.probeClass = probeClass;
+    this.ioClass = ioClass;
+  }
+
+  /**
+   * The transport to use, as {@code rpcx.transport} and {@code allowNative} say; logs the choice
+   * (once per JVM) and, when an automatic choice falls back to NIO, the dependency that would give
+   * a native transport.
+   *
+   * @throws IllegalArgumentException if {@code rpcx.transport} has another value
+   * @throws IllegalStateException if {@code rpcx.transport} asks for a native transport that is
+   *     unavailable here
+   */
   public static Transports choose(boolean allowNative) {
-    String forced = System.getProperty("rpcx.transport", "auto").toLowerCase(Locale.ROOT);
-    if (!allowNative || forced.equals("nio")) {
-      return NIO;
+    TransportChoice choice =
+        TransportChoice.make(
+            System.getProperty("rpcx.transport", "auto"),
+            allowNative,
+            Platform.current(),
+            Transports::unavailability);
+    String line = choice.describe();
+    if (LOGGED.add(line)) {
+      logger.info(line);
     }
-    if (Epoll.isAvailable()) {
-      return EPOLL;
-    }
-    if (forced.equals("epoll")) {
-      throw new IllegalStateException(
-          "rpcx.transport=epoll but native epoll is unavailable", Epoll.unavailabilityCause());
-    }
-    return NIO;
+    return choice.transport();
+  }
+
+  /** The value of {@code rpcx.transport} that asks for this transport: {@code io_uring}. */
+  public String setting() {
+    return setting;
+  }
+
+  /** The artifact id of the native jar, {@code netty-transport-native-epoll}; null for NIO. */
+  String nativeArtifact() {
+    return nativeArtifact;
   }
 
   /** A new event loop group of {@code threads} daemon threads named {@code name-N}. */
   public EventLoopGroup newGroup(int threads, String name) {
-    IoHandlerFactory factory = this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    IoHandlerFactory factory = this == NIO ? NioIoHandler.newFactory() : nativeIo().newFactory();
     return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), factory);
   }
 
   public Class<? extends SocketChannel> socketChannel() {
-    return this == EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+    return this == NIO ? NioSocketChannel.class : nativeIo().socketChannel();
   }
 
   public Class<? extends ServerSocketChannel> serverSocketChannel() {
-    return this == EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    return this == NIO ? NioServerSocketChannel.class : nativeIo().serverSocketChannel();
   }
+
+  /** Why this transport cannot be used here, or {@code null} if it can. */
+  static Unavailable unavailability(Transports transport) {
+    if (transport == NIO) {
+      return null;
+    }
+    ClassLoader loader = Transports.class.getClassLoader();
+    try {
+      Class.forName(transport.probeClass, false, loader);
+    } catch (ClassNotFoundException | LinkageError e) {
+      return new Unavailable(
+          "io.netty:" + transport.nativeArtifact.replace("-native-", "-classes-")
+              + " is not on the class path",
+          null);
+    }
+    NativeIo io = transport.nativeIo();
+    if (io.isAvailable()) {
+      return null;
+    }
+    Throwable cause = io.unavailabilityCause();
+    return new Unavailable("its native library did not load (" + cause + ")", cause);
+  }
+
+  private NativeIo nativeIo() {
+    NativeIo loaded = io;
+    if (loaded == null) {
+      try {
+        loaded =
+            (NativeIo)
+                Class.forName(ioClass, true, Transports.class.getClassLoader())
+                    .getDeclaredConstructor()
+                    .newInstance();
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("rpcx-core is incomplete: " + ioClass + " is missing", e);
+      }
+      io = loaded;
+    }
+    return loaded;
+  }
+
+  /** Why a native transport cannot be used: a sentence for people, and the error behind it. */
+  record Unavailable(String reason, Throwable cause) {}
 }

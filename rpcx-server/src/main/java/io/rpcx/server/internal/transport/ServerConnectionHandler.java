@@ -14,7 +14,7 @@ import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyCodec;
 import io.rpcx.core.internal.protocol.SchemaFrames;
-import io.rpcx.core.internal.protocol.proto.GoAway;
+import io.rpcx.core.internal.protocol.GoAway;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.transport.QueuedWrite;
 import io.rpcx.core.internal.transport.ControlFrames;
@@ -326,8 +326,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     logger.debug(
         "{} sent GOAWAY ({}: {}); closing once its {} calls in flight are answered",
         remoteAddress,
-        goAway.getCode(),
-        goAway.getMessage(),
+        goAway.code(),
+        goAway.message(),
         callsInFlight.get());
     if (drainReason == null) {
       drainReason = "the client sent GOAWAY, promising no more calls on this connection";
