@@ -218,11 +218,11 @@ public final class Member implements CallRoute {
   }
 
   public State state(long nowNanos) {
-    if (ejected) {
-      return nowNanos - ejectedUntilNanos >= 0 ? State.PROBING : State.EJECTED;
-    }
     if (!channel.acceptsCalls()) {
       return State.UNREACHABLE;
+    }
+    if (ejected) {
+      return nowNanos - ejectedUntilNanos >= 0 ? State.PROBING : State.EJECTED;
     }
     return State.AVAILABLE;
   }
