@@ -12,9 +12,14 @@ public final class EndpointStatus {
     AVAILABLE,
     /** Connection attempts failed; the client waits for its reconnect backoff before the next. */
     UNREACHABLE,
-    /** Taken out of rotation after failing calls in a row, until its ejection time is over. */
+    /**
+     * Taken out of rotation after failing calls in a row, and probed in the background; its
+     * ejection time is not over.
+     */
     EJECTED,
-    /** Its ejection time is over: it takes one call at a time until one is answered. */
+    /**
+     * Still out of rotation, its ejection time over: the next probe it answers brings it back.
+     */
     PROBING
   }
 

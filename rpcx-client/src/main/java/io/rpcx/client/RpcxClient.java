@@ -21,6 +21,7 @@ import io.rpcx.core.internal.model.ClassScanner;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.runtime.RuntimeCompatibility;
 import io.rpcx.core.internal.transport.InboundBudget;
 import java.lang.reflect.Method;
@@ -74,7 +75,7 @@ public final class RpcxClient implements AutoCloseable {
   public static final int DEFAULT_MAX_FRAME_SIZE = 16 * 1024 * 1024;
 
   private final Builder config;
-  private final CodecRegistry codecs = CodecRegistry.standard();
+  private final CodecRegistry codecs = StandardCodecs.registry();
   private final ClientTransport transport;
   private final Completions completions;
   private final ExecutorService ownedCallbacks;
@@ -226,7 +227,7 @@ public final class RpcxClient implements AutoCloseable {
       statuses.add(
           new EndpointStatus(
               member.address(),
-              EndpointStatus.State.valueOf(member.state(now).name()),
+              member.state(now),
               member.inFlight(),
               member.callsStarted(),
               member.consecutiveFailures()));

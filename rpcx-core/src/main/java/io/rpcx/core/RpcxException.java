@@ -42,33 +42,4 @@ public abstract class RpcxException extends RuntimeException {
   public StatusCode status() {
     return status;
   }
-
-  /**
-   * Creates the exception that stands for {@code status}, as received from a peer. {@code
-   * exceptionClass} is only used by {@link StatusCode#REMOTE_FAILURE}.
-   */
-  public static RpcxException of(StatusCode status, String message, String exceptionClass) {
-    switch (status) {
-      case BAD_REQUEST:
-        return new BadRequestException(message);
-      case NOT_FOUND:
-        return new NotFoundException(message);
-      case TIMEOUT:
-        return new CallTimeoutException(message);
-      case UNAVAILABLE:
-        return new UnavailableException(message, false, null);
-      case REMOTE_FAILURE:
-        return new RemoteFailureException(message, exceptionClass);
-      case RESOURCE_EXHAUSTED:
-        return new ResourceExhaustedException(message);
-      case UNAUTHENTICATED:
-        return new UnauthenticatedException(message);
-      case CANCELLED:
-        return new CancelledException(message, null);
-      case OK:
-      case INTERNAL:
-      default:
-        return new InternalErrorException(message, null);
-    }
-  }
 }

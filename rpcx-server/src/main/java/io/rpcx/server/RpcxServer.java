@@ -9,12 +9,13 @@ import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.model.ClassScanner;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.runtime.RuntimeCompatibility;
 import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.server.internal.dispatch.CallTracker;
 import io.rpcx.server.internal.dispatch.ExceptionLog;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
-import io.rpcx.server.internal.dispatch.ServiceRegistry;
+import io.rpcx.server.internal.dispatch.PublishedServices;
 import io.rpcx.server.internal.dispatch.WorkerPool;
 import io.rpcx.server.internal.transport.ServerTransport;
 import java.lang.reflect.Constructor;
@@ -86,7 +87,7 @@ public final class RpcxServer implements AutoCloseable {
   }
 
   private final Builder config;
-  private final ServiceRegistry registry;
+  private final PublishedServices registry;
   private final CallTracker tracker = new CallTracker();
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final Executor executor;
@@ -96,7 +97,7 @@ public final class RpcxServer implements AutoCloseable {
   private InetSocketAddress address;
   private final List<ServiceRegistrar.Registration> registrations = new ArrayList<>();
 
-  private RpcxServer(Builder builder, ServiceRegistry registry) {
+  private RpcxServer(Builder builder, PublishedServices registry) {
     this.config = builder;
     this.registry = registry;
     if (builder.direct) {
@@ -758,7 +759,7 @@ public final class RpcxServer implements AutoCloseable {
      */
     public RpcxServer build() {
       RuntimeCompatibility.check();
-      CodecRegistry codecs = CodecRegistry.standard();
+      CodecRegistry codecs = StandardCodecs.registry();
       List<ServiceModel> models = new ArrayList<>();
       List<Object> implementations = new ArrayList<>();
       for (int i = 0; i < services.size(); i++) {
@@ -786,7 +787,7 @@ public final class RpcxServer implements AutoCloseable {
         throw new IllegalArgumentException(
             "no service to publish: call service(...) or scan(...) on the builder");
       }
-      ServiceRegistry registry = ServiceRegistry.of(models, implementations);
+      PublishedServices registry = PublishedServices.of(models, implementations);
       Builder copy = copy();
       return new RpcxServer(copy, registry);
     }

@@ -10,9 +10,10 @@ import io.rpcx.client.RpcxClient;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.Preface;
-import io.rpcx.core.internal.protocol.RequestCodec;
+import io.rpcx.core.internal.protocol.RequestWriter;
 import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
 import io.rpcx.core.internal.protocol.proto.StatusCode;
@@ -265,11 +266,11 @@ class ServerLifecycleTest {
 
   /** An RPCXRequest without arguments, encoded with RPCX's own request writer. */
   static byte[] request(int id, String service, String method) throws Exception {
-    byte[] names = RequestCodec.nameFields(service, method);
+    byte[] names = RequestWriter.nameFields(service, method);
     @SuppressWarnings("unchecked")
     ValueCodec<Object>[] none = new ValueCodec[0];
     ByteArrayProtoWriter out = new ByteArrayProtoWriter();
-    RequestCodec.write(out, id, names, new byte[0][], none, new Object[0], 0, Map.of(), null);
+    RequestWriter.write(out, id, names, new byte[0][], none, new Object[0], 0, Map.of(), null);
     return out.toByteArray();
   }
 
@@ -277,11 +278,11 @@ class ServerLifecycleTest {
   @SuppressWarnings("unchecked")
   static byte[] request(int id, String service, String method, String argument) throws Exception {
     ValueCodec<Object> string =
-        (ValueCodec<Object>) io.rpcx.core.internal.codec.CodecRegistry.standard().codecFor(String.class);
+        (ValueCodec<Object>) io.rpcx.core.internal.model.StandardCodecs.registry().codecFor(String.class);
     ByteArrayProtoWriter out = new ByteArrayProtoWriter();
-    RequestCodec.write(
-        out, id, RequestCodec.nameFields(service, method),
-        new byte[][] {RequestCodec.typeField("string")}, new ValueCodec[] {string},
+    RequestWriter.write(
+        out, id, RequestWriter.nameFields(service, method),
+        new byte[][] {RequestWriter.typeField("string")}, new ValueCodec[] {string},
         new Object[] {argument}, 0, Map.of(), null);
     return out.toByteArray();
   }

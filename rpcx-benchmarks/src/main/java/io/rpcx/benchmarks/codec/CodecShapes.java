@@ -10,10 +10,10 @@ import io.rpcx.benchmarks.model.Info;
 import io.rpcx.benchmarks.model.InfoRecord;
 import io.rpcx.benchmarks.model.OrderInfo;
 import io.rpcx.benchmarks.model.Payloads;
-import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.transport.ByteBufProtoWriter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.Transports;
@@ -119,7 +119,7 @@ public final class CodecShapes {
   public static Shape rpcx(String shape) {
     @SuppressWarnings("unchecked")
     ValueCodec<Object> codec =
-        (ValueCodec<Object>) CodecRegistry.standard().codecFor(declaredType(shape));
+        (ValueCodec<Object>) StandardCodecs.registry().codecFor(declaredType(shape));
     Object value = pojo(shape);
     return new Shape() {
       @Override
@@ -154,7 +154,7 @@ public final class CodecShapes {
   public static Shape rpcxNetty(String shape) {
     @SuppressWarnings("unchecked")
     ValueCodec<Object> codec =
-        (ValueCodec<Object>) CodecRegistry.standard().codecFor(declaredType(shape));
+        (ValueCodec<Object>) StandardCodecs.registry().codecFor(declaredType(shape));
     Object value = pojo(shape);
     ByteBuf frame = Transports.ALLOCATOR.directBuffer(2 * 1024 * 1024);
     return new Shape() {

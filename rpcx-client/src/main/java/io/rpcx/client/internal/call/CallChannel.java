@@ -1,7 +1,7 @@
 package io.rpcx.client.internal.call;
 
 /**
- * Where a method's calls go: one server ({@link ServerChannel}) or a cluster that picks one for
+ * Where a method's calls go: one server ({@link ServerLink}) or a cluster that picks one for
  * each call. Thread-safe.
  */
 public interface CallChannel {

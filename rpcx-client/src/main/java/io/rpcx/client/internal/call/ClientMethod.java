@@ -12,8 +12,10 @@ import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
 import io.rpcx.core.internal.model.MethodModel;
+import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
+import io.rpcx.core.internal.protocol.SizeHints;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -43,6 +45,7 @@ public final class ClientMethod {
   private final int maxNestingDepth;
   private final Map<String, String> metadata;
   private final RetryPolicy retries;
+  private final SizeHints sizeHints;
   /** Constructors of the checked exceptions the method declares, by class name. */
   private final Map<String, MethodHandle> declaredExceptions;
 
@@ -63,6 +66,7 @@ public final class ClientMethod {
     this.completions = completions;
     this.maxNestingDepth = maxNestingDepth;
     this.declaredExceptions = exceptionConstructors(model);
+    this.sizeHints = new SizeHints(model.parameterCount());
   }
 
   private static Map<String, MethodHandle> exceptionConstructors(MethodModel model) {
@@ -83,6 +87,11 @@ public final class ClientMethod {
 
   public MethodModel model() {
     return model;
+  }
+
+  /** The sizes of this method's last request. */
+  SizeHints sizeHints() {
+    return sizeHints;
   }
 
   /** The channel's description, for messages about calls not yet routed to a server. */
@@ -212,7 +221,7 @@ public final class ClientMethod {
       // A server answers UNAVAILABLE only for calls it refused before running them.
       return new UnavailableException(text, true, null);
     }
-    return RpcxException.of(code, text, "");
+    return Failures.of(code, text, "");
   }
 
   /**

@@ -7,7 +7,8 @@ import io.rpcx.core.internal.codec.ProtoWriter;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
-import io.rpcx.core.internal.protocol.RequestCodec;
+import io.rpcx.core.internal.protocol.RequestWriter;
+import io.rpcx.core.internal.protocol.SizeHints;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -78,6 +79,11 @@ public abstract class PendingCall {
     return deadlineNanos;
   }
 
+  /** The sizes this call's method encoded last. */
+  public final SizeHints sizeHints() {
+    return method.sizeHints();
+  }
+
   /** The hash of the argument annotated {@code @RoutingKey}; 0 if there is none. */
   public final long routingHash() {
     return method.routingHash(args);
@@ -136,7 +142,7 @@ public abstract class PendingCall {
   /** Writes the request payload. */
   public final void writeTo(ProtoWriter out) throws IOException {
     MethodModel model = method.model();
-    RequestCodec.write(
+    RequestWriter.write(
         out,
         requestId,
         model.nameFields(),
@@ -145,7 +151,7 @@ public abstract class PendingCall {
         args,
         remainingMillis(),
         metadata,
-        model.argumentSizeHints());
+        method.sizeHints().arguments());
   }
 
   /** Whether the transport must time this call out (no caller thread waits for it). */

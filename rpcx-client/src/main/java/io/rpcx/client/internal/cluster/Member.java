@@ -1,9 +1,10 @@
 package io.rpcx.client.internal.cluster;
 
+import io.rpcx.client.EndpointStatus.State;
 import io.rpcx.client.internal.call.CallOutcome;
 import io.rpcx.client.internal.call.CallRoute;
 import io.rpcx.client.internal.call.PendingCall;
-import io.rpcx.client.internal.call.ServerChannel;
+import io.rpcx.client.internal.call.ServerLink;
 import io.rpcx.client.internal.transport.Backoff;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,18 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class Member implements CallRoute {
   private static final Logger logger = LoggerFactory.getLogger(Member.class);
 
-  /** Health, as {@link #state(long)} reports it. */
-  public enum State {
-    AVAILABLE,
-    UNREACHABLE,
-    /** Ejected, within its ejection time. */
-    EJECTED,
-    /** Ejected, its ejection time over: back at the next probe answered. */
-    PROBING
-  }
-
   private final String address;
-  private final ServerChannel channel;
+  private final ServerLink channel;
   private final Ejection ejection;
   private final ScheduledExecutorService scheduler;
   private final Backoff backoff;
@@ -63,7 +54,7 @@ public final class Member implements CallRoute {
   /** Clusters that list this member; guarded by {@link Members}. */
   int references;
 
-  Member(String address, ServerChannel channel, Ejection ejection, ScheduledExecutorService scheduler) {
+  Member(String address, ServerLink channel, Ejection ejection, ScheduledExecutorService scheduler) {
     this.address = address;
     this.channel = channel;
     this.ejection = ejection;
@@ -76,7 +67,7 @@ public final class Member implements CallRoute {
     return address;
   }
 
-  ServerChannel channel() {
+  ServerLink channel() {
     return channel;
   }
 

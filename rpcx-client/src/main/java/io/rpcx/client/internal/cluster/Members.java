@@ -1,6 +1,6 @@
 package io.rpcx.client.internal.cluster;
 
-import io.rpcx.client.internal.call.ServerChannel;
+import io.rpcx.client.internal.call.ServerLink;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
@@ -13,7 +13,7 @@ import java.util.function.BiFunction;
  * safe.
  */
 public final class Members {
-  private final BiFunction<String, Integer, ServerChannel> channels;
+  private final BiFunction<String, Integer, ServerLink> channels;
   private final Ejection ejection;
   private final ScheduledExecutorService scheduler;
   private final Map<String, Member> byAddress = new HashMap<>();
@@ -23,7 +23,7 @@ public final class Members {
    * ejected servers.
    */
   public Members(
-      BiFunction<String, Integer, ServerChannel> channels,
+      BiFunction<String, Integer, ServerLink> channels,
       Ejection ejection,
       ScheduledExecutorService scheduler) {
     this.channels = channels;

@@ -12,6 +12,7 @@ import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.codec.PeerSchemas;
+import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
@@ -22,10 +23,10 @@ import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.QueuedWrite;
+import io.rpcx.core.internal.transport.SchemaAnnouncements;
 import io.rpcx.core.internal.transport.WriteQueue;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -52,13 +53,12 @@ final class ClientConnection implements CallOwner {
   private static final int DRAINING = 2;
   private static final int CLOSED = 3;
 
-  private final Endpoint endpoint;
+  private final ServerConnector connector;
   private final ClientTransport.Settings settings;
   private final AtomicInteger ids = new AtomicInteger();
   /** Calls written and not yet answered, by request id; event loop only. */
   private final PendingCalls<OutboundCall> pending = new PendingCalls<>();
-  /** Methods whose parameter schemas were sent on this connection (event loop only). */
-  private final BitSet schemasSent = new BitSet();
+  private final SchemaAnnouncements announcements = new SchemaAnnouncements();
   private final PeerSchemas peerSchemas = new PeerSchemas();
   private volatile Channel channel;
   private volatile WriteQueue writes;
@@ -71,22 +71,22 @@ final class ClientConnection implements CallOwner {
   private long lastReadNanos = System.nanoTime();
   /**
    * For a probe's connection: completed when the server answers its PING; until then the
-   * connection's failures are the probe's, and do not touch the endpoint's reconnect backoff.
+   * connection's failures are the probe's, and do not touch the connector's reconnect backoff.
    */
   private final CompletableFuture<Void> probe;
   private final long probeNonce = ThreadLocalRandom.current().nextLong();
 
   /**
-   * A connection not yet bound to a channel; see {@link Endpoint}. A probe's connection ({@code
+   * A connection not yet bound to a channel; see {@link ServerConnector}. A probe's connection ({@code
    * probe}) pings the server once the handshake is done.
    */
-  ClientConnection(Endpoint endpoint, ClientTransport.Settings settings, boolean probe) {
-    this.endpoint = endpoint;
+  ClientConnection(ServerConnector connector, ClientTransport.Settings settings, boolean probe) {
+    this.connector = connector;
     this.settings = settings;
     this.probe = probe ? new CompletableFuture<>() : null;
   }
 
-  /** Completes when this probe's PING is answered; see {@link Endpoint#probe()}. */
+  /** Completes when this probe's PING is answered; see {@link ServerConnector#probe()}. */
   CompletableFuture<Void> probe() {
     return probe;
   }
@@ -134,7 +134,7 @@ final class ClientConnection implements CallOwner {
     return pending.count();
   }
 
-  /** Encodes {@code call} on the calling thread and queues it; see {@link Endpoint#send}. */
+  /** Encodes {@code call} on the calling thread and queues it; see {@link ServerConnector#send}. */
   void send(PendingCall call) {
     int id = ids.incrementAndGet();
     if (id == 0) {
@@ -145,7 +145,7 @@ final class ClientConnection implements CallOwner {
     try {
       frame =
           Frames.encode(
-              channel.alloc(), FrameType.REQUEST, call.model().requestSizeHint(),
+              channel.alloc(), FrameType.REQUEST, call.sizeHints().request(),
               settings.maxFrameSize, call::writeTo);
     } catch (FrameOverLimitException e) {
       throw new ResourceExhaustedException(
@@ -154,7 +154,7 @@ final class ClientConnection implements CallOwner {
     } catch (IOException | RuntimeException e) {
       throw encodingFailed(call, e);
     }
-    call.model().requestSize(Frames.payloadSize(frame));
+    call.sizeHints().request(Frames.payloadSize(frame));
     OutboundCall outbound = new OutboundCall(call, frame);
     if (call.needsTimer() && !writing) {
       // It may wait for the connection and its handshake longer than its timeout: time it from
@@ -165,7 +165,7 @@ final class ClientConnection implements CallOwner {
       } catch (RejectedExecutionException e) { // the event loop is gone: the client is closing
         frame.release();
         throw new UnavailableException(
-            call.model().displayName() + " was not sent to " + endpoint.address()
+            call.model().displayName() + " was not sent to " + connector.address()
                 + ": the client is closed",
             true,
             null);
@@ -223,7 +223,7 @@ final class ClientConnection implements CallOwner {
       cancelDeadline();
       call.fail(
           new UnavailableException(
-              call.model().displayName() + " was not sent to " + endpoint.address()
+              call.model().displayName() + " was not sent to " + connector.address()
                   + ": the client is closed",
               true,
               null));
@@ -252,7 +252,7 @@ final class ClientConnection implements CallOwner {
       call.fail(
           new ResourceExhaustedException(
               call.model().displayName() + " was not sent: " + pending.size()
-                  + " calls are already in flight on the connection to " + endpoint.address()
+                  + " calls are already in flight on the connection to " + connector.address()
                   + " (limit " + settings.maxConcurrentCalls + ")"));
       return;
     }
@@ -262,25 +262,20 @@ final class ClientConnection implements CallOwner {
       call.fail(
           new InternalErrorException(
               "request id " + Integer.toUnsignedString(id)
-                  + " is still in use on the connection to " + endpoint.address(), null));
+                  + " is still in use on the connection to " + connector.address(), null));
       return;
     }
     pending.put(id, outbound);
     if (call.needsTimer() && outbound.deadline == null) {
       outbound.startDeadline();
     }
-    byte[] schemas = call.model().parameterSchemas();
-    if (schemas != null && !schemasSent.get(call.model().id())) {
-      schemasSent.set(call.model().id());
-      channel.write(ControlFrames.schema(channel.alloc(), schemas), channel.voidPromise());
-    }
-    channel.write(frame, channel.voidPromise());
+    announcements.write(channel, call.model().parameterSchemas(), frame);
   }
 
   private RpcxException notSent(PendingCall call) {
     RpcxException cause = closeCause;
     return new UnavailableException(
-        call.model().displayName() + " was not sent to " + endpoint.address() + ": "
+        call.model().displayName() + " was not sent to " + connector.address() + ": "
             + (cause != null ? cause.getMessage() : "the connection is closed"),
         true,
         cause);
@@ -332,11 +327,11 @@ final class ClientConnection implements CallOwner {
           if (!handshakeDone && state != CLOSED) {
             logger.warn(
                 "Closing connection to {}: no RPCX handshake within {} ms",
-                endpoint.address(),
+                connector.address(),
                 settings.handshakeTimeoutMillis);
             closeWith(
                 new UnavailableException(
-                    endpoint.address() + " accepted the connection but completed no RPCX"
+                    connector.address() + " accepted the connection but completed no RPCX"
                         + " handshake within " + settings.handshakeTimeoutMillis + " ms",
                     true,
                     null));
@@ -349,12 +344,12 @@ final class ClientConnection implements CallOwner {
   private void onConnectFailed(Throwable cause) {
     closeCause =
         new UnavailableException(
-            "cannot connect to " + endpoint.address() + ": " + describe(cause), true, cause);
+            "cannot connect to " + connector.address() + ": " + describe(cause), true, cause);
     state = CLOSED;
     if (probing()) {
       probe.completeExceptionally(closeCause);
     } else {
-      endpoint.connectFailed(this, closeCause);
+      connector.connectFailed(this, closeCause);
     }
     writes.start();
   }
@@ -369,7 +364,7 @@ final class ClientConnection implements CallOwner {
             if (probing()) {
               closeWith(
                   new UnavailableException(
-                      endpoint.address() + " did not answer a probe's PING within "
+                      connector.address() + " did not answer a probe's PING within "
                           + settings.handshakeTimeoutMillis + " ms",
                       true,
                       null));
@@ -378,7 +373,7 @@ final class ClientConnection implements CallOwner {
           settings.handshakeTimeoutMillis,
           TimeUnit.MILLISECONDS);
     } else {
-      endpoint.connected();
+      connector.connected();
     }
     writing = true;
     writes.start();
@@ -411,11 +406,11 @@ final class ClientConnection implements CallOwner {
           if (lastReadNanos - pingedAt < 0 && state != CLOSED) {
             logger.warn(
                 "Closing connection to {}: no answer to a keepalive ping within {} ms",
-                endpoint.address(),
+                connector.address(),
                 settings.keepAliveTimeoutMillis);
             closeWith(
                 new UnavailableException(
-                    "the server at " + endpoint.address() + " did not answer a keepalive ping"
+                    "the server at " + connector.address() + " did not answer a keepalive ping"
                         + " within " + settings.keepAliveTimeoutMillis
                         + " ms (paused or unreachable)",
                     false,
@@ -435,7 +430,7 @@ final class ClientConnection implements CallOwner {
       payload.release();
       closeWith(
           new InternalErrorException(
-              "malformed reply from " + endpoint.address() + ": " + e.getMessage(), e));
+              "malformed reply from " + connector.address() + ": " + e.getMessage(), e));
       return;
     }
     OutboundCall outbound = pending.remove(envelope.requestId());
@@ -443,7 +438,7 @@ final class ClientConnection implements CallOwner {
       payload.release();
       logger.debug(
           "Discarding a reply from {} for request {}, which is not pending (timed out?)",
-          endpoint.address(),
+          connector.address(),
           Integer.toUnsignedString(envelope.requestId()));
       return;
     }
@@ -459,7 +454,7 @@ final class ClientConnection implements CallOwner {
     } catch (ProtocolException e) {
       closeWith(
           new InternalErrorException(
-              "invalid SCHEMA frame from " + endpoint.address() + ": " + e.getMessage(), e));
+              "invalid SCHEMA frame from " + connector.address() + ": " + e.getMessage(), e));
     } finally {
       payload.release();
     }
@@ -471,9 +466,9 @@ final class ClientConnection implements CallOwner {
     }
     closeCause =
         new UnavailableException(
-            "the server at " + endpoint.address() + " is going away: " + message, true, null);
+            "the server at " + connector.address() + " is going away: " + message, true, null);
     state = DRAINING;
-    endpoint.detach(this);
+    connector.detach(this);
     closeIfDrained();
   }
 
@@ -490,13 +485,13 @@ final class ClientConnection implements CallOwner {
     closeWith(
         handshakeDone
             ? new UnavailableException(
-                "the connection to " + endpoint.address() + " failed: " + describe(cause), false, cause)
+                "the connection to " + connector.address() + " failed: " + describe(cause), false, cause)
             : notAnRpcxServer(describe(cause)));
   }
 
   private UnavailableException notAnRpcxServer(String what) {
     return new UnavailableException(
-        endpoint.address() + " closed the connection before completing the RPCX handshake"
+        connector.address() + " closed the connection before completing the RPCX handshake"
             + (what == null ? "" : " (" + what + ")")
             + " (is it an RPCX server? does it require TLS?)",
         true,
@@ -514,15 +509,15 @@ final class ClientConnection implements CallOwner {
           closeCause != null
               ? closeCause
               : new UnavailableException(
-                  "the probe's connection to " + endpoint.address() + " closed", true, null));
+                  "the probe's connection to " + connector.address() + " closed", true, null));
       writes.start();
-      return; // a probe's connection carries no calls and leaves the endpoint as it was
+      return; // a probe's connection carries no calls and leaves the connector as it was
     }
     if (handshakeDone || previous == DRAINING) {
-      endpoint.detach(this);
+      connector.detach(this);
     } else {
       // Connected, but no RPCX handshake: as unreachable as a refused connection.
-      endpoint.connectFailed(this, closeCause);
+      connector.connectFailed(this, closeCause);
     }
     writes.start();
     if (pending.isEmpty()) {
@@ -544,13 +539,13 @@ final class ClientConnection implements CallOwner {
           call.model().displayName() + " was not processed: " + cause.getMessage(), true, cause);
     }
     String message =
-        "connection to " + endpoint.address() + " closed while " + call.model().displayName()
+        "connection to " + connector.address() + " closed while " + call.model().displayName()
             + " was in flight: "
             + (cause == null || wasDraining ? "the connection was lost" : cause.getMessage());
     if (cause == null || cause instanceof UnavailableException) {
       return new UnavailableException(message, false, cause);
     }
-    return RpcxException.of(cause.status(), message, "");
+    return Failures.of(cause.status(), message, "");
   }
 
   private void closeIfDrained() {
@@ -577,7 +572,7 @@ final class ClientConnection implements CallOwner {
           }
           closeCause =
               new UnavailableException(
-                  "the connection to " + endpoint.address() + " was retired: " + reason, true, null);
+                  "the connection to " + connector.address() + " was retired: " + reason, true, null);
           state = DRAINING;
           closeIfDrained();
         });
@@ -606,6 +601,6 @@ final class ClientConnection implements CallOwner {
 
   @Override
   public String toString() {
-    return "connection to " + endpoint.address();
+    return "connection to " + connector.address();
   }
 }

@@ -4,7 +4,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
-import io.rpcx.client.internal.call.ServerChannel;
+import io.rpcx.client.internal.call.ServerLink;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.core.internal.transport.SslContexts;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The client's network side: one event loop group, which also times asynchronous calls out, and
- * the {@link Endpoint}s it opened (the cluster layer keeps one per server address). Thread-safe.
+ * the {@link ServerConnector}s it opened (the cluster layer keeps one per server address). Thread-safe.
  */
 public final class ClientTransport {
 
@@ -67,7 +67,7 @@ public final class ClientTransport {
   private final EventLoopGroup group;
   private final Bootstrap bootstrap;
   private final Settings settings;
-  private final Set<Endpoint> endpoints = ConcurrentHashMap.newKeySet();
+  private final Set<ServerConnector> connectors = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   public ClientTransport(Options options) {
@@ -85,13 +85,13 @@ public final class ClientTransport {
   }
 
   /** A new channel to {@code host:port}; it connects on its first call. */
-  public ServerChannel open(String host, int port) {
-    Endpoint endpoint = new Endpoint(host, port, bootstrap, settings, this);
-    endpoints.add(endpoint);
+  public ServerLink open(String host, int port) {
+    ServerConnector connector = new ServerConnector(host, port, bootstrap, settings, this);
+    connectors.add(connector);
     if (closed) {
-      endpoint.close();
+      connector.close();
     }
-    return endpoint;
+    return connector;
   }
 
   /** Runs delayed work of the client's connections, such as probes (the network threads). */
@@ -99,16 +99,16 @@ public final class ClientTransport {
     return group;
   }
 
-  /** A retired endpoint's connection closes by itself once drained. */
-  void forget(Endpoint endpoint) {
-    endpoints.remove(endpoint);
+  /** A retired connector's connection closes by itself once drained. */
+  void forget(ServerConnector connector) {
+    connectors.remove(connector);
   }
 
   /** Calls in flight on all connections. */
   public int callsInFlight() {
     int total = 0;
-    for (Endpoint endpoint : endpoints) {
-      total += endpoint.pendingCount();
+    for (ServerConnector connector : connectors) {
+      total += connector.pendingCount();
     }
     return total;
   }
@@ -116,9 +116,9 @@ public final class ClientTransport {
   /** Closes every connection (pending calls fail as unavailable) and stops the threads. */
   public void close() {
     closed = true;
-    List<Endpoint> all = new ArrayList<>(endpoints);
-    for (Endpoint endpoint : all) {
-      endpoint.close();
+    List<ServerConnector> all = new ArrayList<>(connectors);
+    for (ServerConnector connector : all) {
+      connector.close();
     }
     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
   }

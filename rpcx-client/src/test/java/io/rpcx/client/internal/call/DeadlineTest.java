@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.rpcx.core.CallTimeoutException;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
-import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import io.rpcx.core.internal.protocol.Payload;
-import io.rpcx.core.internal.protocol.ReplyCodec;
+import io.rpcx.core.internal.protocol.ReplyWriter;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -67,8 +67,8 @@ class DeadlineTest {
   private void deliver(PendingCall call, String value) {
     try {
       ByteArrayProtoWriter out = new ByteArrayProtoWriter();
-      ReplyCodec.writeValue(
-          out, 1, (ValueCodec<Object>) CodecRegistry.standard().codecFor(String.class), value, 0);
+      ReplyWriter.writeValue(
+          out, 1, (ValueCodec<Object>) StandardCodecs.registry().codecFor(String.class), value, 0);
       ByteBufferPayload bytes = ByteBufferPayload.of(out.toByteArray());
       Payload payload =
           new Payload() {

@@ -6,10 +6,10 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.core.RpcxException;
-import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
@@ -47,7 +47,7 @@ class ReplyHandlingFuzzTest {
   }
 
   private static final ServiceModel MODEL =
-      ServiceModels.forClient(Orders.class, CodecRegistry.standard());
+      ServiceModels.forClient(Orders.class, StandardCodecs.registry());
 
   private static final CallChannel NOWHERE =
       new CallChannel() {

@@ -3,9 +3,9 @@ package io.rpcx.client.internal.call;
 import io.rpcx.annotation.Idempotent;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RoutingKey;
-import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.model.StandardCodecs;
 import java.util.Map;
 
 /** Calls for tests of the layers above: real {@link PendingCall}s of a small interface. */
@@ -23,7 +23,7 @@ public final class TestCalls {
   }
 
   private static final ServiceModel MODEL =
-      ServiceModels.forClient(Carts.class, CodecRegistry.standard());
+      ServiceModels.forClient(Carts.class, StandardCodecs.registry());
 
   private TestCalls() {}
 

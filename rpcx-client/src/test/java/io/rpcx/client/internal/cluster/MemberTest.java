@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.internal.call.CallOutcome;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.TestCalls;
@@ -56,15 +57,15 @@ class MemberTest {
   @Test
   void isEjectedAfterFailuresInARowAndTakesNoCallerCallWhileProbedInTheBackground() {
     fail(member, 2, CallOutcome.UNAVAILABLE);
-    assertEquals(Member.State.AVAILABLE, member.state(System.nanoTime()));
+    assertEquals(EndpointStatus.State.AVAILABLE, member.state(System.nanoTime()));
     fail(member, 1, CallOutcome.TIMED_OUT);
     long now = System.nanoTime();
-    assertTrue(member.state(now) != Member.State.AVAILABLE);
+    assertTrue(member.state(now) != EndpointStatus.State.AVAILABLE);
     assertFalse(member.isEligible(now));
     assertFalse(member.tryStart(TestCalls.call("peek", "x"), now), "no caller's call as a probe");
 
     await(() -> channel.probes.get() >= 3);
-    assertTrue(member.state(System.nanoTime()) != Member.State.AVAILABLE, "probes fail: still out");
+    assertTrue(member.state(System.nanoTime()) != EndpointStatus.State.AVAILABLE, "probes fail: still out");
     assertEquals(0, member.inFlight(), "probes are not calls");
   }
 
@@ -73,7 +74,7 @@ class MemberTest {
     long ejectedAt = System.nanoTime();
     fail(member, 3, CallOutcome.UNAVAILABLE);
     channel.answersProbes = true;
-    await(() -> member.state(System.nanoTime()) == Member.State.AVAILABLE);
+    await(() -> member.state(System.nanoTime()) == EndpointStatus.State.AVAILABLE);
     long out = System.nanoTime() - ejectedAt;
     assertTrue(out >= TimeUnit.MILLISECONDS.toNanos(32), "at least 40 ms -20%: " + out);
     assertEquals(0, member.consecutiveFailures());
@@ -98,17 +99,17 @@ class MemberTest {
     PendingCall old = started(slow);
     fail(slow, 3, CallOutcome.UNAVAILABLE);
     slow.ended(old, CallOutcome.REPLIED);
-    assertEquals(Member.State.EJECTED, slow.state(System.nanoTime()));
+    assertEquals(EndpointStatus.State.EJECTED, slow.state(System.nanoTime()));
   }
 
   @Test
   void aServerEjectedAgainSoonAfterComingBackStaysOutLonger() {
     channel.answersProbes = true;
     fail(member, 3, CallOutcome.UNAVAILABLE);
-    await(() -> member.state(System.nanoTime()) == Member.State.AVAILABLE);
+    await(() -> member.state(System.nanoTime()) == EndpointStatus.State.AVAILABLE);
     long again = System.nanoTime();
     fail(member, 3, CallOutcome.UNAVAILABLE);
-    await(() -> member.state(System.nanoTime()) == Member.State.AVAILABLE);
+    await(() -> member.state(System.nanoTime()) == EndpointStatus.State.AVAILABLE);
     long second = System.nanoTime() - again;
     assertTrue(second >= TimeUnit.MILLISECONDS.toNanos(51), "64 ms -20%: " + second);
   }
@@ -127,7 +128,7 @@ class MemberTest {
   @Test
   void failuresOnTheClientSayNothingAboutTheServer() {
     fail(member, 10, CallOutcome.OTHER);
-    assertEquals(Member.State.AVAILABLE, member.state(System.nanoTime()));
+    assertEquals(EndpointStatus.State.AVAILABLE, member.state(System.nanoTime()));
     assertEquals(0, member.inFlight());
   }
 
@@ -135,14 +136,14 @@ class MemberTest {
   void aServerAnnouncedAgainIsForgivenAndReconnectedAtOnce() {
     fail(member, 3, CallOutcome.UNAVAILABLE);
     member.announcedAgain();
-    assertEquals(Member.State.AVAILABLE, member.state(System.nanoTime()));
+    assertEquals(EndpointStatus.State.AVAILABLE, member.state(System.nanoTime()));
     assertEquals(1, channel.reconnects);
   }
 
   @Test
   void aServerWaitingToReconnectIsUnreachable() {
     channel.accepting = false;
-    assertEquals(Member.State.UNREACHABLE, member.state(System.nanoTime()));
+    assertEquals(EndpointStatus.State.UNREACHABLE, member.state(System.nanoTime()));
     assertFalse(member.isEligible(System.nanoTime()));
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.LoadBalancing;
 import io.rpcx.client.internal.call.CallOutcome;
 import io.rpcx.client.internal.call.PendingCall;
@@ -76,7 +77,7 @@ class ServiceClusterTest {
       down.start(call);
       down.ended(call, CallOutcome.UNAVAILABLE);
     }
-    assertNotEquals(Member.State.AVAILABLE, down.state(System.nanoTime()), "ejected");
+    assertNotEquals(EndpointStatus.State.AVAILABLE, down.state(System.nanoTime()), "ejected");
     int reachedBefore = reachedDown.get();
 
     CyclicBarrier together = new CyclicBarrier(CALLERS);

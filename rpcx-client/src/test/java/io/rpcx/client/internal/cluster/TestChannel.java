@@ -1,7 +1,7 @@
 package io.rpcx.client.internal.cluster;
 
 import io.rpcx.client.internal.call.PendingCall;
-import io.rpcx.client.internal.call.ServerChannel;
+import io.rpcx.client.internal.call.ServerLink;
 import io.rpcx.core.UnavailableException;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /** A server channel that records calls (or hands them on) and can be made to refuse them. */
-final class TestChannel implements ServerChannel {
+final class TestChannel implements ServerLink {
   final String address;
   final List<PendingCall> sent = new ArrayList<>();
   volatile boolean accepting = true;

@@ -8,7 +8,7 @@ import java.lang.reflect.Type;
  * type that is its own but cannot be carried (a raw {@code List}, a POJO without a usable
  * constructor), with the reason.
  */
-interface CodecFactory {
+public interface CodecFactory {
 
   /** Short description of the types this factory handles, listed when no factory handles a type. */
   String description();

@@ -3,6 +3,7 @@ package io.rpcx.core.internal.codec;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
 import java.lang.reflect.WildcardType;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,15 +25,18 @@ public final class CodecRegistry {
     this.factories = List.copyOf(factories);
   }
 
-  /** A registry with RPCX's built-in codecs. */
-  public static CodecRegistry standard() {
-    return new CodecRegistry(
-        List.of(
-            new ScalarCodecs(),
-            new ProtobufMessageCodecs(),
-            new JavaTypeCodecs(),
-            new ContainerCodecs(),
-            new PojoCodecs()));
+  /**
+   * A registry with this package's codecs (scalars, protobuf messages, JDK types, containers), then
+   * {@code more}, asked in that order: the codecs of POJOs come from outside this package.
+   */
+  public static CodecRegistry withBuiltIns(CodecFactory... more) {
+    List<CodecFactory> factories = new ArrayList<>();
+    factories.add(new ScalarCodecs());
+    factories.add(new ProtobufMessageCodecs());
+    factories.add(new JavaTypeCodecs());
+    factories.add(new ContainerCodecs());
+    factories.addAll(List.of(more));
+    return new CodecRegistry(factories);
   }
 
   /**

@@ -3,7 +3,7 @@ package io.rpcx.core.internal.codec;
 import java.lang.reflect.Type;
 
 /** Resolves the codecs of the types nested in another type, for use by {@link CodecFactory}. */
-interface CodecResolver {
+public interface CodecResolver {
 
   /**
    * The codec for {@code type}, which appears in the type being resolved as {@code role} (for

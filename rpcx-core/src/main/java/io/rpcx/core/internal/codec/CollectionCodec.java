@@ -5,6 +5,7 @@ import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -168,7 +169,7 @@ final class CollectionCodec<E> extends MessageCodec<Collection<E>> {
 
 
   @Override
-  void collectPojoCodecs(java.util.Set<PojoCodec<?>> into) {
-    element.collectPojoCodecs(into);
+  public List<ValueCodec<?>> nestedCodecs() {
+    return List.of(element);
   }
 }

@@ -1,5 +1,7 @@
 package io.rpcx.core.internal.codec;
 
+import java.util.function.Function;
+
 /**
  * State of one decoding: how deep the value being read is nested, checked against a limit so that a
  * hostile peer cannot exhaust the stack, and the POJO schemas the peer announced. One instance
@@ -12,9 +14,9 @@ public final class DecodeContext {
   private final int maxDepth;
   private final PeerSchemas peer;
   private int depth;
-  /** The POJO codecs met in this decoding and their mappings: a POJO list meets the same few. */
-  private PojoCodec<?>[] recentCodecs; // made at the first POJO read with the peer's schemas
-  private FieldMapping[] recentMappings;
+  /** What was derived from the peer's schemas in this decoding: a POJO list meets the same few. */
+  private ValueCodec<?>[] recentCodecs; // made at the first use with the peer's schemas
+  private Object[] recentDerived;
   private int nextRecent;
 
   private static final int RECENT = 4;
@@ -45,24 +47,28 @@ public final class DecodeContext {
     depth--;
   }
 
-  /** How the sender numbers the fields of {@code codec}'s type. */
-  FieldMapping mapping(PojoCodec<?> codec) {
+  /**
+   * What {@code derive} makes of the sender's schema of {@code codec}'s type ({@code null} when it
+   * announced none, or when there is no peer): for a POJO, how the sender numbers its fields.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T derived(ValueCodec<?> codec, Function<TypeSchema, T> derive) {
     if (peer == null) {
-      return codec.identityMapping();
+      return derive.apply(null);
     }
     if (recentCodecs == null) {
-      recentCodecs = new PojoCodec<?>[RECENT];
-      recentMappings = new FieldMapping[RECENT];
+      recentCodecs = new ValueCodec<?>[RECENT];
+      recentDerived = new Object[RECENT];
     }
     for (int i = 0; i < RECENT; i++) {
       if (recentCodecs[i] == codec) {
-        return recentMappings[i];
+        return (T) recentDerived[i];
       }
     }
-    FieldMapping mapping = peer.mapping(codec);
+    T value = peer.derived(codec, derive);
     recentCodecs[nextRecent] = codec;
-    recentMappings[nextRecent] = mapping;
+    recentDerived[nextRecent] = value;
     nextRecent = (nextRecent + 1) % RECENT;
-    return mapping;
+    return value;
   }
 }

@@ -3,6 +3,7 @@ package io.rpcx.core.internal.codec;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -85,8 +86,7 @@ final class MapCodec<K, V> extends MessageCodec<Map<K, V>> {
   }
 
   @Override
-  void collectPojoCodecs(java.util.Set<PojoCodec<?>> into) {
-    key.collectPojoCodecs(into);
-    value.collectPojoCodecs(into);
+  public List<ValueCodec<?>> nestedCodecs() {
+    return List.of(key, value);
   }
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /** An array of objects, encoded exactly like a collection of its elements. */
 final class ObjectArrayCodec<E> extends MessageCodec<E[]> {
@@ -36,7 +37,7 @@ final class ObjectArrayCodec<E> extends MessageCodec<E[]> {
   }
 
   @Override
-  void collectPojoCodecs(java.util.Set<PojoCodec<?>> into) {
-    element.collectPojoCodecs(into);
+  public List<ValueCodec<?>> nestedCodecs() {
+    return List.of(element);
   }
 }

@@ -2,6 +2,7 @@ package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -39,7 +40,7 @@ final class OptionalCodec<T> extends ValueCodec<Optional<T>> {
   }
 
   @Override
-  void collectPojoCodecs(java.util.Set<PojoCodec<?>> into) {
-    value.collectPojoCodecs(into);
+  public List<ValueCodec<?>> nestedCodecs() {
+    return List.of(value);
   }
 }

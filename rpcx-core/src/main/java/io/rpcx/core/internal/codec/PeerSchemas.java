@@ -2,9 +2,10 @@ package io.rpcx.core.internal.codec;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
- * The POJO schemas a peer announced on one connection, and the field mappings derived from them.
+ * The schemas a peer announced on one connection, and what decoders derived from them.
  *
  * <p>A sender numbers the fields of each POJO by its own class (sorted names, 1..n) and describes
  * that numbering in a SCHEMA frame before first using the type on a connection. The receiver maps
@@ -14,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class PeerSchemas {
   private final Map<String, TypeSchema> schemas = new ConcurrentHashMap<>();
-  private final Map<PojoCodec<?>, FieldMapping> mappings = new ConcurrentHashMap<>();
+  private final Map<ValueCodec<?>, Object> derived = new ConcurrentHashMap<>();
 
   /**
    * Records the peer's schema of a type, replacing an earlier one of the same name; returns {@code
@@ -26,19 +27,22 @@ public final class PeerSchemas {
     }
     TypeSchema previous = schemas.put(schema.name(), schema);
     if (previous != null && !previous.equals(schema)) {
-      mappings.keySet().removeIf(codec -> codec.typeName().equals(schema.name()));
+      derived.keySet().removeIf(codec -> codec.typeName().equals(schema.name()));
     }
     return true;
   }
 
-  /** The mapping from the peer's field numbers to {@code codec}'s fields. */
-  FieldMapping mapping(PojoCodec<?> codec) {
-    FieldMapping mapping = mappings.get(codec);
-    if (mapping == null) {
-      TypeSchema remote = schemas.get(codec.typeName());
-      mapping = remote == null ? codec.identityMapping() : FieldMapping.between(remote, codec);
-      mappings.put(codec, mapping);
+  /**
+   * What {@code derive} makes of the peer's schema of {@code codec}'s type ({@code null} when the
+   * peer announced none), computed once per codec until the peer announces the type anew.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T derived(ValueCodec<?> codec, Function<TypeSchema, T> derive) {
+    Object value = derived.get(codec);
+    if (value == null) {
+      value = derive.apply(schemas.get(codec.typeName()));
+      derived.put(codec, value);
     }
-    return mapping;
+    return (T) value;
   }
 }

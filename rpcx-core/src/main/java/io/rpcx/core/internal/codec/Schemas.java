@@ -9,22 +9,36 @@ import java.util.Set;
 public final class Schemas {
   private Schemas() {}
 
-  /** The schemas of every POJO type reachable from {@code codecs} (nulls are skipped). */
+  /**
+   * The schemas of every type reachable from {@code codecs} that senders describe ({@link
+   * SchemaDescribed}), each once, in the order a depth-first walk meets them (nulls are skipped).
+   */
   public static List<TypeSchema> reachableFrom(Iterable<? extends ValueCodec<?>> codecs) {
-    Set<PojoCodec<?>> pojos = new LinkedHashSet<>();
+    Set<SchemaDescribed> described = new LinkedHashSet<>();
     for (ValueCodec<?> codec : codecs) {
       if (codec != null) {
-        codec.collectPojoCodecs(pojos);
+        walk(codec, described);
       }
     }
     List<TypeSchema> schemas = new ArrayList<>();
-    for (PojoCodec<?> pojo : pojos) {
-      if (pojo.fieldCount() > TypeSchema.MAX_FIELD_NUMBER) {
+    for (SchemaDescribed type : described) {
+      TypeSchema schema = type.schema();
+      if (schema.fields().size() > TypeSchema.MAX_FIELD_NUMBER) {
         throw new UnsupportedTypeException(
-            pojo.typeName(), "it has more than " + TypeSchema.MAX_FIELD_NUMBER + " fields");
+            schema.name(), "it has more than " + TypeSchema.MAX_FIELD_NUMBER + " fields");
       }
-      schemas.add(pojo.schema());
+      schemas.add(schema);
     }
     return schemas;
+  }
+
+  private static void walk(ValueCodec<?> codec, Set<SchemaDescribed> described) {
+    // A described type is walked once: recursive types (a node of nodes) end here.
+    if (codec instanceof SchemaDescribed && !described.add((SchemaDescribed) codec)) {
+      return;
+    }
+    for (ValueCodec<?> nested : codec.nestedCodecs()) {
+      walk(nested, described);
+    }
   }
 }

@@ -56,7 +56,7 @@ public final class Types {
    * The types made here equal the JDK's own for the same declarations, so codecs found for either
    * are found for both.
    */
-  static Type substitute(Type type, Map<TypeVariable<?>, Type> bindings) {
+  public static Type substitute(Type type, Map<TypeVariable<?>, Type> bindings) {
     if (bindings.isEmpty()) {
       return type;
     }
@@ -115,7 +115,7 @@ public final class Types {
    * superclass's type parameters, as its subclass declares them: what a field declared anywhere in
    * the hierarchy of {@code raw<arguments>} has for its type variables.
    */
-  static Map<TypeVariable<?>, Type> bindings(Class<?> raw, Type[] arguments) {
+  public static Map<TypeVariable<?>, Type> bindings(Class<?> raw, Type[] arguments) {
     Map<TypeVariable<?>, Type> bindings = new HashMap<>();
     TypeVariable<?>[] parameters = raw.getTypeParameters();
     for (int i = 0; i < parameters.length && arguments != null; i++) {

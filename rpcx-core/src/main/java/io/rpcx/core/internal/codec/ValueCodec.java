@@ -3,6 +3,7 @@ package io.rpcx.core.internal.codec;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * Encodes and decodes the Java values of one declared type as the content of a protobuf field.
@@ -95,8 +96,13 @@ public abstract class ValueCodec<T> {
     return read(in, context);
   }
 
-  /** Adds the POJO codecs this codec reaches (itself included), for SCHEMA frames. */
-  void collectPojoCodecs(java.util.Set<PojoCodec<?>> into) {}
+  /**
+   * The codecs of the values a value of this codec holds: a container's element (and key), a
+   * POJO's fields. Walked to find the types a SCHEMA frame describes ({@link Schemas}).
+   */
+  public List<ValueCodec<?>> nestedCodecs() {
+    return List.of();
+  }
 
   @Override
   public String toString() {

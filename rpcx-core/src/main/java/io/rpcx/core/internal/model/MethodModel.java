@@ -2,25 +2,20 @@ package io.rpcx.core.internal.model;
 
 import io.rpcx.core.internal.codec.Schemas;
 import io.rpcx.core.internal.codec.ValueCodec;
-import io.rpcx.core.internal.protocol.RequestCodec;
+import io.rpcx.core.internal.protocol.RequestWriter;
 import io.rpcx.core.internal.protocol.SchemaFrames;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Everything RPCX needs to call or serve one method, worked out once from annotations and the
  * signature: published names, codecs of parameters and result, timeout, declared exceptions, and
- * the constant bytes of the request. Immutable and thread-safe, except for two advisory size hints
- * (the last request, reply and value sizes, used to size buffers and reserve length bytes) that
- * races may leave slightly stale.
+ * the constant bytes of the request. Immutable and thread-safe. (What changes from call to call,
+ * the sizes last encoded, is kept beside it: {@code SizeHints}.)
  */
 public final class MethodModel {
-  private static final AtomicInteger IDS = new AtomicInteger();
-
-  private final int id = IDS.getAndIncrement();
   private final String service;
   private final String name;
   private final Method javaMethod;
@@ -40,10 +35,6 @@ public final class MethodModel {
   private final byte[] nameFields;
   private final byte[] parameterSchemas;
   private final byte[] resultSchemas;
-  private volatile int requestSizeHint = 256;
-  private volatile int replySizeHint = 256;
-  private volatile int replyValueSizeHint;
-  private final int[] argumentSizeHints;
 
   MethodModel(
       String service,
@@ -69,7 +60,7 @@ public final class MethodModel {
     this.idempotent = idempotent;
     this.routingKeyIndex = routingKeyIndex;
     this.displayName = service + "/" + name;
-    this.nameFields = RequestCodec.nameFields(service, name);
+    this.nameFields = RequestWriter.nameFields(service, name);
     Class<?>[] types = javaMethod.getParameterTypes();
     this.primitiveParameters = new boolean[types.length];
     this.parameterTypeNames = new byte[types.length][];
@@ -77,61 +68,12 @@ public final class MethodModel {
     for (int i = 0; i < types.length; i++) {
       primitiveParameters[i] = types[i].isPrimitive();
       parameterTypeNames[i] = parameterCodecs[i].typeName().getBytes(StandardCharsets.UTF_8);
-      parameterTypeFields[i] = RequestCodec.typeField(parameterCodecs[i].typeName());
+      parameterTypeFields[i] = RequestWriter.typeField(parameterCodecs[i].typeName());
     }
     this.primitiveResult = !async && javaMethod.getReturnType().isPrimitive();
-    this.argumentSizeHints = new int[types.length];
     this.parameterSchemas = SchemaFrames.encode(Schemas.reachableFrom(Arrays.asList(parameterCodecs)));
     this.resultSchemas =
         SchemaFrames.encode(Schemas.reachableFrom(resultCodec == null ? List.of() : List.of(resultCodec)));
-  }
-
-  /** The size of the last request payload written, to size the next buffer. */
-  public int requestSizeHint() {
-    return requestSizeHint;
-  }
-
-  /** Records the size of a request payload written. */
-  public void requestSize(int size) {
-    if (size != requestSizeHint) {
-      requestSizeHint = size;
-    }
-  }
-
-  /** The size of the last reply payload written, to size the next buffer. */
-  public int replySizeHint() {
-    return replySizeHint;
-  }
-
-  /** Records the size of a reply payload written. */
-  public void replySize(int size) {
-    if (size != replySizeHint) {
-      replySizeHint = size;
-    }
-  }
-
-  /** Each argument's length last time, for {@code RequestCodec.write}; shared and racy. */
-  public int[] argumentSizeHints() {
-    return argumentSizeHints;
-  }
-
-  /** The reply value's length last time. */
-  public int replyValueSizeHint() {
-    return replyValueSizeHint;
-  }
-
-  /** Records the reply value's length when its size class changed. */
-  public void replyValueSize(int length) {
-    int hint = replyValueSizeHint;
-    if (io.rpcx.core.internal.codec.ProtoWriter.varint32Size(length)
-        != io.rpcx.core.internal.codec.ProtoWriter.varint32Size(hint)) {
-      replyValueSizeHint = length;
-    }
-  }
-
-  /** A number unique to this model in the JVM, for per-connection bookkeeping. */
-  public int id() {
-    return id;
   }
 
   /**

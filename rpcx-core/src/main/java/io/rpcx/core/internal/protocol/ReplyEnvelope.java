@@ -57,16 +57,16 @@ public final class ReplyEnvelope {
           break;
         }
         switch (tag) {
-          case (ReplyCodec.REQUEST_ID << 3) | WireFormat.WIRETYPE_VARINT:
+          case (ReplyWriter.REQUEST_ID << 3) | WireFormat.WIRETYPE_VARINT:
             requestId = Integer.toUnsignedLong(in.readUInt32());
             break;
-          case (ReplyCodec.VALUE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+          case (ReplyWriter.VALUE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
             valueLength = in.readRawVarint32();
             valueOffset = base + in.getTotalBytesRead();
             in.skipRawBytes(valueLength);
             code = null;
             break;
-          case (ReplyCodec.ERROR << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+          case (ReplyWriter.ERROR << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
             int oldLimit = in.pushLimit(in.readRawVarint32());
             code = StatusCode.INTERNAL;
             while (true) {
@@ -75,13 +75,13 @@ public final class ReplyEnvelope {
                 break;
               }
               switch (errorTag) {
-                case (ReplyCodec.ERROR_CODE << 3) | WireFormat.WIRETYPE_VARINT:
+                case (ReplyWriter.ERROR_CODE << 3) | WireFormat.WIRETYPE_VARINT:
                   code = StatusCode.forNumber(in.readEnum());
                   break;
-                case (ReplyCodec.ERROR_MESSAGE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+                case (ReplyWriter.ERROR_MESSAGE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
                   message = cut(Utf8Strings.read(in));
                   break;
-                case (ReplyCodec.ERROR_EXCEPTION_CLASS << 3)
+                case (ReplyWriter.ERROR_EXCEPTION_CLASS << 3)
                     | WireFormat.WIRETYPE_LENGTH_DELIMITED:
                   exceptionClass = cut(Utf8Strings.read(in));
                   break;

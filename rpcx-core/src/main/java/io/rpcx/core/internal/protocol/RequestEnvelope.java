@@ -68,26 +68,26 @@ public final class RequestEnvelope {
           break;
         }
         switch (tag) {
-          case (RequestCodec.REQUEST_ID << 3) | WireFormat.WIRETYPE_VARINT:
+          case (RequestWriter.REQUEST_ID << 3) | WireFormat.WIRETYPE_VARINT:
             requestId = Integer.toUnsignedLong(in.readUInt32());
             break;
-          case (RequestCodec.SERVICE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+          case (RequestWriter.SERVICE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
             service = Utf8Strings.read(in);
             break;
-          case (RequestCodec.METHOD << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+          case (RequestWriter.METHOD << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
             method = Utf8Strings.read(in);
             break;
-          case (RequestCodec.ARGUMENTS << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+          case (RequestWriter.ARGUMENTS << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
             if (4 * count + 4 > regions.length) {
               regions = Arrays.copyOf(regions, regions.length * 2);
             }
             readArgument(in, base, regions, 4 * count);
             count++;
             break;
-          case (RequestCodec.TIMEOUT_MILLIS << 3) | WireFormat.WIRETYPE_VARINT:
+          case (RequestWriter.TIMEOUT_MILLIS << 3) | WireFormat.WIRETYPE_VARINT:
             timeoutMillis = in.readUInt32();
             break;
-          case (RequestCodec.METADATA << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
+          case (RequestWriter.METADATA << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
             int entryLength = in.readRawVarint32();
             metadataBytes += entryLength;
             if (metadataBytes > maxMetadataBytes || entryLength < 0) {
@@ -133,12 +133,12 @@ public final class RequestEnvelope {
         break;
       }
       int field = WireFormat.getTagFieldNumber(tag);
-      if ((field == RequestCodec.ARGUMENT_TYPE || field == RequestCodec.ARGUMENT_VALUE)
+      if ((field == RequestWriter.ARGUMENT_TYPE || field == RequestWriter.ARGUMENT_VALUE)
           && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
         int length = in.readRawVarint32();
         int offset = base + in.getTotalBytesRead();
         in.skipRawBytes(length);
-        int slot = field == RequestCodec.ARGUMENT_TYPE ? at : at + 2;
+        int slot = field == RequestWriter.ARGUMENT_TYPE ? at : at + 2;
         regions[slot] = offset;
         regions[slot + 1] = length;
       } else {
@@ -159,10 +159,10 @@ public final class RequestEnvelope {
         break;
       }
       int field = WireFormat.getTagFieldNumber(tag);
-      if (field == RequestCodec.ENTRY_KEY
+      if (field == RequestWriter.ENTRY_KEY
           && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
         key = Utf8Strings.read(in);
-      } else if (field == RequestCodec.ENTRY_VALUE
+      } else if (field == RequestWriter.ENTRY_VALUE
           && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
         value = Utf8Strings.read(in);
       } else {

@@ -1,16 +1,17 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
+import io.rpcx.core.internal.model.StandardCodecs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Type;
 
 /** Encodes and decodes values the way a call does, for codec tests. */
-final class CodecTesting {
+public final class CodecTesting {
   private CodecTesting() {}
 
   /** The wrapper-message bytes of {@code value} declared as {@code type}. */
-  static byte[] encode(CodecRegistry registry, Type type, Object value) {
+  public static byte[] encode(CodecRegistry registry, Type type, Object value) {
     @SuppressWarnings("unchecked")
     ValueCodec<Object> codec = (ValueCodec<Object>) registry.codecFor(type);
     try {
@@ -23,7 +24,7 @@ final class CodecTesting {
   }
 
   /** Decodes wrapper-message bytes as {@code type}; absent values become the absent value. */
-  static Object decode(CodecRegistry registry, Type type, byte[] bytes, PeerSchemas peer)
+  public static Object decode(CodecRegistry registry, Type type, byte[] bytes, PeerSchemas peer)
       throws IOException {
     ValueCodec<?> codec = registry.codecFor(type);
     Object value =
@@ -31,8 +32,8 @@ final class CodecTesting {
     return value == null ? codec.absentValue() : value;
   }
 
-  static Object roundTrip(Type type, Object value) throws IOException {
-    CodecRegistry registry = CodecRegistry.standard();
+  public static Object roundTrip(Type type, Object value) throws IOException {
+    CodecRegistry registry = StandardCodecs.registry();
     return decode(registry, type, encode(registry, type, value), null);
   }
 }

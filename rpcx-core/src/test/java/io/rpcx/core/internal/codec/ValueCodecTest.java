@@ -17,6 +17,7 @@ import com.google.protobuf.Int32Value;
 import com.google.protobuf.Int64Value;
 import com.google.protobuf.StringValue;
 import com.google.protobuf.Timestamp;
+import io.rpcx.core.internal.model.StandardCodecs;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -85,7 +86,7 @@ class ValueCodecTest {
 
   @Test
   void scalarsUseTheLayoutOfProtobufWrapperTypes() throws Exception {
-    CodecRegistry codecs = CodecRegistry.standard();
+    CodecRegistry codecs = StandardCodecs.registry();
     assertArrayEquals(
         Int32Value.of(42).toByteArray(), encode(codecs, int.class, 42));
     assertArrayEquals(
@@ -103,7 +104,7 @@ class ValueCodecTest {
 
   @Test
   void nullIsAnEmptyMessageAndStaysDistinctFromEmptyValues() throws Exception {
-    CodecRegistry codecs = CodecRegistry.standard();
+    CodecRegistry codecs = StandardCodecs.registry();
     assertEquals(0, encode(codecs, String.class, null).length);
     assertNull(roundTrip(String.class, null));
     assertEquals("", roundTrip(String.class, ""));
@@ -117,7 +118,7 @@ class ValueCodecTest {
   void protobufMessagesAreEncodedNatively() throws Exception {
     Timestamp timestamp = Timestamp.newBuilder().setSeconds(1234).setNanos(5).build();
     assertEquals(timestamp, roundTrip(Timestamp.class, timestamp));
-    CodecRegistry codecs = CodecRegistry.standard();
+    CodecRegistry codecs = StandardCodecs.registry();
     byte[] bytes = encode(codecs, Timestamp.class, timestamp);
     assertEquals(ByteString.copyFrom(timestamp.toByteArray()), ByteString.copyFrom(bytes, 2, bytes.length - 2));
   }
@@ -146,7 +147,7 @@ class ValueCodecTest {
   @Test
   void instantsUseTheLayoutOfProtobufTimestamp() throws Exception {
     Instant instant = Instant.ofEpochSecond(1_700_000_000L, 42);
-    byte[] bytes = encode(CodecRegistry.standard(), Instant.class, instant);
+    byte[] bytes = encode(StandardCodecs.registry(), Instant.class, instant);
     Timestamp parsed = Timestamp.parseFrom(ByteString.copyFrom(bytes, 2, bytes.length - 2));
     assertEquals(1_700_000_000L, parsed.getSeconds());
     assertEquals(42, parsed.getNanos());
@@ -200,7 +201,7 @@ class ValueCodecTest {
 
   @Test
   void arraysAndListsShareTheirWireFormat() throws Exception {
-    CodecRegistry codecs = CodecRegistry.standard();
+    CodecRegistry codecs = StandardCodecs.registry();
     assertArrayEquals(
         encode(codecs, declared("linkedListOfInts"), new LinkedList<>(List.of(5, 6))),
         encode(codecs, int[].class, new int[] {5, 6}));
@@ -211,7 +212,7 @@ class ValueCodecTest {
 
   @Test
   void typeDescriptorsNameTheWireShape() throws Exception {
-    CodecRegistry codecs = CodecRegistry.standard();
+    CodecRegistry codecs = StandardCodecs.registry();
     assertEquals("int32", codecs.codecFor(int.class).typeName());
     assertEquals("string", codecs.codecFor(String.class).typeName());
     assertEquals("list<string>", codecs.codecFor(declared("listOfStrings")).typeName());
@@ -224,7 +225,7 @@ class ValueCodecTest {
 
   @Test
   void malformedInputFailsWithAClearError() {
-    CodecRegistry codecs = CodecRegistry.standard();
+    CodecRegistry codecs = StandardCodecs.registry();
     CodecException unknownEnum =
         assertThrows(
             CodecException.class,
@@ -248,7 +249,7 @@ class ValueCodecTest {
 
   @Test
   void nestingBeyondTheLimitIsRejected() throws Exception {
-    CodecRegistry codecs = CodecRegistry.standard();
+    CodecRegistry codecs = StandardCodecs.registry();
     Type type = declared("listOfLists");
     byte[] twoLevels = encode(codecs, type, List.of(List.of(1)));
     CodecException e =
@@ -264,7 +265,7 @@ class ValueCodecTest {
 
   @Test
   void unsupportedTypesAreRejectedWithTheReason() throws Exception {
-    CodecRegistry codecs = CodecRegistry.standard();
+    CodecRegistry codecs = StandardCodecs.registry();
     UnsupportedTypeException raw =
         assertThrows(UnsupportedTypeException.class, () -> codecs.codecFor(List.class));
     assertEquals(
@@ -282,7 +283,7 @@ class ValueCodecTest {
   @Test
   void lengthsThatShrinkOrGrowBetweenCallsAreStillWrittenExactly() throws Exception {
     // One codec, whose reserved length bytes follow the sizes it wrote before.
-    CodecRegistry codecs = CodecRegistry.standard();
+    CodecRegistry codecs = StandardCodecs.registry();
     Type type = declared("listOfStringLists");
     for (int size : new int[] {300_000, 3, 20_000, 0, 130, 1, 2_000_000, 50}) {
       List<List<String>> value = List.of(List.of("x".repeat(size)), List.of());

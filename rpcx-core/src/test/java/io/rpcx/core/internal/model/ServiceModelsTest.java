@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /** Annotated types become immutable models once; every mistake fails naming class and method. */
 class ServiceModelsTest {
-  private final CodecRegistry codecs = CodecRegistry.standard();
+  private final CodecRegistry codecs = StandardCodecs.registry();
 
   @RPCXClient(name = "orders", timeoutMillis = 2000)
   interface Orders {

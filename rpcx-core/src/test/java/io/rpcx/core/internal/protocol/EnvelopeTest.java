@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.StringValue;
 import io.rpcx.core.StatusCode;
-import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
+import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.protocol.proto.Argument;
 import io.rpcx.core.internal.protocol.proto.Error;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
@@ -31,11 +31,11 @@ class EnvelopeTest {
 
   @SuppressWarnings("unchecked")
   private static final ValueCodec<Object> STRING =
-      (ValueCodec<Object>) CodecRegistry.standard().codecFor(String.class);
+      (ValueCodec<Object>) StandardCodecs.registry().codecFor(String.class);
 
   @SuppressWarnings("unchecked")
   private static final ValueCodec<Object> INT =
-      (ValueCodec<Object>) CodecRegistry.standard().codecFor(int.class);
+      (ValueCodec<Object>) StandardCodecs.registry().codecFor(int.class);
 
   @Test
   void aWrittenRequestIsAValidRpcxRequest() throws Exception {
@@ -126,13 +126,13 @@ class EnvelopeTest {
   @Test
   void valueAndErrorRepliesAreValidRpcxReplies() throws Exception {
     ByteArrayProtoWriter out = new ByteArrayProtoWriter();
-    ReplyCodec.writeValue(out, 12, STRING, "result", 0);
+    ReplyWriter.writeValue(out, 12, STRING, "result", 0);
     RPCXReply reply = RPCXReply.parseFrom(out.toByteArray());
     assertEquals(12, reply.getRequestId());
     assertEquals("result", StringValue.parseFrom(reply.getValue()).getValue());
 
     ByteArrayProtoWriter errorOut = new ByteArrayProtoWriter();
-    ReplyCodec.writeError(errorOut, 13, StatusCode.NOT_FOUND, "no such method", "");
+    ReplyWriter.writeError(errorOut, 13, StatusCode.NOT_FOUND, "no such method", "");
     RPCXReply parsed = RPCXReply.parseFrom(errorOut.toByteArray());
     assertEquals(io.rpcx.core.internal.protocol.proto.StatusCode.NOT_FOUND, parsed.getError().getCode());
     assertEquals("no such method", parsed.getError().getMessage());
@@ -190,26 +190,26 @@ class EnvelopeTest {
     ByteBufferPayload direct = new ByteBufferPayload(memory);
     ReplyEnvelope envelope = ReplyEnvelope.parse(direct);
     @SuppressWarnings("unchecked")
-    ValueCodec<Object> bytes = (ValueCodec<Object>) CodecRegistry.standard().codecFor(byte[].class);
+    ValueCodec<Object> bytes = (ValueCodec<Object>) StandardCodecs.registry().codecFor(byte[].class);
     assertEquals(big.length, ((byte[]) Values.read(bytes, envelope.valueInput(direct), DecodeContext.withDefaults())).length);
   }
 
   /** The byte-by-byte example of docs/PROTOCOL.md, section 3. */
   @Test
   void theDocumentedExampleRequestIsExactlyWhatIsWritten() throws Exception {
-    byte[] names = RequestCodec.nameFields("echo", "echo");
-    byte[][] types = {RequestCodec.typeField("string")};
+    byte[] names = RequestWriter.nameFields("echo", "echo");
+    byte[][] types = {RequestWriter.typeField("string")};
     @SuppressWarnings("unchecked")
     ValueCodec<Object>[] codecs = new ValueCodec[] {STRING};
     ByteArrayProtoWriter out = new ByteArrayProtoWriter();
-    RequestCodec.write(out, 1, names, types, codecs, new Object[] {"hi"}, 5000, Map.of(), null);
+    RequestWriter.write(out, 1, names, types, codecs, new Object[] {"hi"}, 5000, Map.of(), null);
     byte[] bytes = out.toByteArray();
     assertEquals(
         "08 01 12 04 65 63 68 6f 1a 04 65 63 68 6f 22 0e 0a 06 73 74 72 69 6e 67 12 04 0a 02 68"
             + " 69 28 88 27",
         hex(bytes));
     ByteArrayProtoWriter reply = new ByteArrayProtoWriter();
-    ReplyCodec.writeValue(reply, 1, STRING, "hi", 0);
+    ReplyWriter.writeValue(reply, 1, STRING, "hi", 0);
     assertEquals("08 01 12 04 0a 02 68 69", hex(reply.toByteArray()));
   }
 
@@ -223,12 +223,12 @@ class EnvelopeTest {
 
   private static byte[] writeRequest(
       int id, Object[] args, int timeoutMillis, Map<String, String> metadata) throws Exception {
-    byte[] names = RequestCodec.nameFields("orders", "loadOrder");
-    byte[][] types = {RequestCodec.typeField("string"), RequestCodec.typeField("int32")};
+    byte[] names = RequestWriter.nameFields("orders", "loadOrder");
+    byte[][] types = {RequestWriter.typeField("string"), RequestWriter.typeField("int32")};
     @SuppressWarnings("unchecked")
     ValueCodec<Object>[] codecs = new ValueCodec[] {STRING, INT};
     ByteArrayProtoWriter out = new ByteArrayProtoWriter();
-    RequestCodec.write(out, id, names, types, codecs, args, timeoutMillis, metadata, null);
+    RequestWriter.write(out, id, names, types, codecs, args, timeoutMillis, metadata, null);
     return out.toByteArray();
   }
 }

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class RequestDispatcher {
   private static final Logger logger = LoggerFactory.getLogger(RequestDispatcher.class);
 
-  private final ServiceRegistry registry;
+  private final PublishedServices registry;
   private final Executor executor;
   private final int maxMetadataBytes;
   // What every ServerCall of this server shares.
@@ -35,7 +35,7 @@ public final class RequestDispatcher {
    * @param executor runs the calls; {@code null} runs them on the event loop
    */
   public RequestDispatcher(
-      ServiceRegistry registry,
+      PublishedServices registry,
       Executor executor,
       CallTracker tracker,
       int maxMetadataBytes,

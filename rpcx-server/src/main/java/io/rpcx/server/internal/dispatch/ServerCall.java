@@ -193,7 +193,7 @@ final class ServerCall implements Runnable, CallInfo {
   private void sendResult(Object result) {
     MethodModel model = method.model();
     try {
-      connection.sendValue(envelope.requestId(), model, result);
+      connection.sendValue(envelope.requestId(), method, result);
     } catch (CodecException | RuntimeException e) {
       // The method ran: its effects stand, so the caller must not take this for a call that
       // never happened (INTERNAL is never retried).

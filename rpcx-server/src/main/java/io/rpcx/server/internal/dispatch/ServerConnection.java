@@ -3,7 +3,6 @@ package io.rpcx.server.internal.dispatch;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
-import io.rpcx.core.internal.model.MethodModel;
 
 /**
  * The dispatcher's view of one client connection: where replies go. Implemented by the transport;
@@ -17,7 +16,7 @@ public interface ServerConnection {
    *
    * @throws CodecException if the value cannot be encoded; nothing was sent
    */
-  void sendValue(int requestId, MethodModel method, Object value) throws CodecException;
+  void sendValue(int requestId, ServerMethod method, Object value) throws CodecException;
 
   /** Sends an error reply. {@code exceptionClass} is empty unless the status is a remote failure. */
   void sendError(int requestId, StatusCode code, String message, String exceptionClass);

@@ -2,6 +2,7 @@ package io.rpcx.server.internal.dispatch;
 
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.protocol.SizeHints;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
@@ -10,11 +11,13 @@ public final class ServerMethod {
   private final MethodModel model;
   private final Object target;
   private final Method method;
+  private final SizeHints sizeHints;
 
   ServerMethod(MethodModel model, Object target) {
     this.model = model;
     this.target = target;
     this.method = model.javaMethod();
+    this.sizeHints = new SizeHints(model.parameterCount());
     try {
       method.setAccessible(true);
     } catch (RuntimeException e) {
@@ -25,6 +28,11 @@ public final class ServerMethod {
 
   public MethodModel model() {
     return model;
+  }
+
+  /** The sizes of this method's last reply. */
+  public SizeHints sizeHints() {
+    return sizeHints;
   }
 
   /** Calls the implementation; exceptions it throws come out unwrapped. */

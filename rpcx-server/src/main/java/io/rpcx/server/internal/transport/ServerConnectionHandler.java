@@ -12,11 +12,13 @@ import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ProtocolException;
-import io.rpcx.core.internal.protocol.ReplyCodec;
+import io.rpcx.core.internal.protocol.ReplyWriter;
 import io.rpcx.core.internal.protocol.SchemaFrames;
+import io.rpcx.core.internal.protocol.SizeHints;
 import io.rpcx.core.internal.protocol.GoAway;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.transport.QueuedWrite;
+import io.rpcx.core.internal.transport.SchemaAnnouncements;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameOverLimitException;
 import io.rpcx.core.internal.transport.FrameTooLargeException;
@@ -27,9 +29,9 @@ import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.WriteQueue;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
+import io.rpcx.server.internal.dispatch.ServerMethod;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.BitSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -70,8 +72,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private boolean goAwaySent;
   private boolean closing;
   private boolean overConnectionLimit;
-  /** Methods whose result schemas were sent on this connection (event loop only). */
-  private final BitSet schemasSent = new BitSet();
+  private final SchemaAnnouncements announcements = new SchemaAnnouncements();
   private final PeerSchemas peerSchemas = new PeerSchemas();
 
   ServerConnectionHandler(
@@ -210,17 +211,18 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   }
 
   @Override
-  public void sendValue(int requestId, MethodModel method, Object value) throws CodecException {
+  public void sendValue(int requestId, ServerMethod method, Object value) throws CodecException {
+    MethodModel model = method.model();
+    SizeHints hints = method.sizeHints();
     ByteBuf frame;
     try {
       frame =
           Frames.encode(
-              channel.alloc(), FrameType.REPLY, method.replySizeHint(), maxFrameSize,
+              channel.alloc(), FrameType.REPLY, hints.reply(), maxFrameSize,
               out ->
-                  method.replyValueSize(
-                      ReplyCodec.writeValue(
-                          out, requestId, method.resultCodec(), value,
-                          method.replyValueSizeHint())));
+                  hints.replyValue(
+                      ReplyWriter.writeValue(
+                          out, requestId, model.resultCodec(), value, hints.replyValue())));
     } catch (FrameOverLimitException e) {
       sendError(
           requestId,
@@ -233,9 +235,9 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
           ? (CodecException) e
           : new CodecException(String.valueOf(e.getMessage()), e);
     }
-    method.replySize(Frames.payloadSize(frame));
+    hints.reply(Frames.payloadSize(frame));
     writes.enqueue(
-        method.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, method));
+        model.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, model));
   }
 
   @Override
@@ -245,7 +247,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
       frame =
           Frames.encode(
               channel.alloc(), FrameType.REPLY, 64 + message.length(), Integer.MAX_VALUE,
-              out -> ReplyCodec.writeError(out, requestId, code, message, exceptionClass));
+              out -> ReplyWriter.writeError(out, requestId, code, message, exceptionClass));
     } catch (IOException e) { // writeError does no I/O; an error reply is plain fields
       throw new UncheckedIOException(e);
     }
@@ -264,12 +266,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
 
     @Override
     public void writeTo(Channel channel) {
-      if (!schemasSent.get(method.id())) {
-        schemasSent.set(method.id());
-        channel.write(
-            ControlFrames.schema(channel.alloc(), method.resultSchemas()), channel.voidPromise());
-      }
-      channel.write(frame, channel.voidPromise());
+      announcements.write(channel, method.resultSchemas(), frame);
     }
 
     @Override

@@ -7,13 +7,13 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
-import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.protocol.Payload;
-import io.rpcx.core.internal.protocol.ReplyCodec;
+import io.rpcx.core.internal.protocol.ReplyWriter;
 import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import java.util.List;
 import java.util.Map;
@@ -65,8 +65,8 @@ class DispatchFuzzTest {
 
   private static final RequestDispatcher DISPATCHER =
       new RequestDispatcher(
-          ServiceRegistry.of(
-              List.of(ServiceModels.forServer(ShapesImpl.class, CodecRegistry.standard())),
+          PublishedServices.of(
+              List.of(ServiceModels.forServer(ShapesImpl.class, StandardCodecs.registry())),
               List.of(new ShapesImpl())),
           null,
           new CallTracker(),
@@ -80,10 +80,11 @@ class DispatchFuzzTest {
     final AtomicInteger outcomes = new AtomicInteger();
 
     @Override
-    public void sendValue(int requestId, MethodModel method, Object value) throws CodecException {
+    public void sendValue(int requestId, ServerMethod method, Object value) throws CodecException {
       // Encoding the result must work: it went through the same codecs on the way in.
       try {
-        ReplyCodec.writeValue(new ByteArrayProtoWriter(), requestId, method.resultCodec(), value, 0);
+        ReplyWriter.writeValue(
+            new ByteArrayProtoWriter(), requestId, method.model().resultCodec(), value, 0);
       } catch (java.io.IOException e) {
         throw new AssertionError("a decoded value could not be encoded again", e);
       }

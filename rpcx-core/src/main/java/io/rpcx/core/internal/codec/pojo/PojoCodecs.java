@@ -1,5 +1,10 @@
-package io.rpcx.core.internal.codec;
+package io.rpcx.core.internal.codec.pojo;
 
+import io.rpcx.core.internal.codec.CodecFactory;
+import io.rpcx.core.internal.codec.CodecResolver;
+import io.rpcx.core.internal.codec.Types;
+import io.rpcx.core.internal.codec.UnsupportedTypeException;
+import io.rpcx.core.internal.codec.ValueCodec;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -25,7 +30,7 @@ import java.util.Map;
  * ({@code Page<User>}): its fields' types are then known at start-up as for any class, and each
  * parameterization is a codec of its own, named on the wire {@code Page<User>}.
  */
-final class PojoCodecs implements CodecFactory {
+public final class PojoCodecs implements CodecFactory {
   /** POJO classes by simple name: the wire names types by simple name, so two must not collide. */
   private final Map<String, Class<?>> bySimpleName = new HashMap<>();
 

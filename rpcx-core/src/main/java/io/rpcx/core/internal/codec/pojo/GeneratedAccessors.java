@@ -1,15 +1,14 @@
-package io.rpcx.core.internal.codec;
-
-import static io.rpcx.core.internal.codec.ClassFiles.INTEGER;
-import static io.rpcx.core.internal.codec.ClassFiles.LONG;
-import static io.rpcx.core.internal.codec.ClassFiles.object;
+package io.rpcx.core.internal.codec.pojo;
 
 import com.google.protobuf.CodedInputStream;
-import io.rpcx.core.internal.codec.ClassFiles.ClassWriter;
-import io.rpcx.core.internal.codec.ClassFiles.Code;
-import io.rpcx.core.internal.codec.ClassFiles.ConstantPool;
-import io.rpcx.core.internal.codec.ClassFiles.Label;
-import io.rpcx.core.internal.codec.GeneratedFields.Kind;
+import io.rpcx.core.internal.codec.pojo.ClassFiles.ClassWriter;
+import io.rpcx.core.internal.codec.pojo.ClassFiles.Code;
+import io.rpcx.core.internal.codec.pojo.ClassFiles.ConstantPool;
+import io.rpcx.core.internal.codec.pojo.ClassFiles.Label;
+import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.codec.pojo.GeneratedFields.Kind;
+import io.rpcx.core.internal.codec.ProtoWriter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
@@ -19,6 +18,10 @@ import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import static io.rpcx.core.internal.codec.pojo.ClassFiles.INTEGER;
+import static io.rpcx.core.internal.codec.pojo.ClassFiles.LONG;
+import static io.rpcx.core.internal.codec.pojo.ClassFiles.object;
+
 
 /**
  * Makes a {@link PojoAccessor} per POJO class and record: a hidden class, nestmate of the POJO,

@@ -1,8 +1,11 @@
-package io.rpcx.core.internal.codec;
+package io.rpcx.core.internal.codec.pojo;
 
-import io.rpcx.core.internal.codec.ClassFiles.ClassWriter;
-import io.rpcx.core.internal.codec.ClassFiles.Code;
-import io.rpcx.core.internal.codec.ClassFiles.ConstantPool;
+import io.rpcx.core.internal.codec.pojo.ClassFiles.ClassWriter;
+import io.rpcx.core.internal.codec.pojo.ClassFiles.Code;
+import io.rpcx.core.internal.codec.pojo.ClassFiles.ConstantPool;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.codec.ProtoWriter;
+import io.rpcx.core.internal.codec.ValueCodec;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;

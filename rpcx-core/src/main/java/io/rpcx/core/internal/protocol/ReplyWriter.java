@@ -7,7 +7,7 @@ import io.rpcx.core.internal.codec.Values;
 import java.io.IOException;
 
 /** Writes {@code RPCXReply} payloads straight into an output buffer, in the layout of rpcx.proto. */
-public final class ReplyCodec {
+public final class ReplyWriter {
   static final int REQUEST_ID = 1;
   static final int VALUE = 2;
   static final int ERROR = 3;
@@ -15,7 +15,7 @@ public final class ReplyCodec {
   static final int ERROR_MESSAGE = 2;
   static final int ERROR_EXCEPTION_CLASS = 3;
 
-  private ReplyCodec() {}
+  private ReplyWriter() {}
 
   /**
    * Writes a successful reply carrying {@code value}; {@code codec} is null for a void method.

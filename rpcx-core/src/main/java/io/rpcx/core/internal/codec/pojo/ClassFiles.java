@@ -1,4 +1,4 @@
-package io.rpcx.core.internal.codec;
+package io.rpcx.core.internal.codec.pojo;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;

@@ -7,7 +7,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rpcx.client.internal.call.PendingCall;
-import io.rpcx.client.internal.call.ServerChannel;
+import io.rpcx.client.internal.call.ServerLink;
 import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * exponential backoff with jitter; calls made in that time fail at once as unavailable (safe to
  * retry elsewhere) instead of waiting. Thread-safe.
  */
-final class Endpoint implements ServerChannel {
+final class ServerConnector implements ServerLink {
   private final String host;
   private final int port;
   private final String address;
@@ -34,14 +34,14 @@ final class Endpoint implements ServerChannel {
   private final ClientTransport transport;
   private final Backoff backoff;
   private volatile ClientConnection current;
-  /** The connection of a retired endpoint while its calls end. */
+  /** The connection of a retired connector while its calls end. */
   private volatile ClientConnection retiring;
   private volatile boolean closed;
   private String closedReason;
   private volatile long retryAtNanos;
   private volatile RpcxException lastFailure;
 
-  Endpoint(
+  ServerConnector(
       String host,
       int port,
       Bootstrap bootstrap,

@@ -1,6 +1,11 @@
-package io.rpcx.core.internal.codec;
+package io.rpcx.core.internal.codec.pojo;
 
 import com.google.protobuf.CodedInputStream;
+import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.codec.ProtoWriter;
+import io.rpcx.core.internal.codec.Utf8Strings;
+import io.rpcx.core.internal.codec.ValueCodec;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;

@@ -1,13 +1,20 @@
-package io.rpcx.core.internal.codec;
+package io.rpcx.core.internal.codec.pojo;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
+import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.codec.MessageCodec;
+import io.rpcx.core.internal.codec.ProtoWriter;
+import io.rpcx.core.internal.codec.SchemaDescribed;
+import io.rpcx.core.internal.codec.TypeSchema;
+import io.rpcx.core.internal.codec.ValueCodec;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A POJO or record as a protobuf message. Field {@code n} is the {@code n}th field in name order,
@@ -17,7 +24,7 @@ import java.util.Set;
  * send becomes null or zero, while a field the sender's class lacks keeps the value the receiver's
  * constructor gave it (records get null or zero).
  */
-final class PojoCodec<T> extends MessageCodec<T> {
+final class PojoCodec<T> extends MessageCodec<T> implements SchemaDescribed {
   private static final Object[] NO_ARGUMENTS = {};
 
   private final Class<T> type;
@@ -28,6 +35,10 @@ final class PojoCodec<T> extends MessageCodec<T> {
   /** Reads and writes the fields in generated code; {@code null} to go field by field. */
   private PojoAccessor accessor;
   private FieldMapping identity;
+  /** How the sender numbers the fields, from its schema, or as this side does without one. */
+  private final Function<TypeSchema, FieldMapping> mappingFromSchema =
+      remote -> remote == null ? identity : FieldMapping.between(remote, this);
+  private List<ValueCodec<?>> nestedCodecs;
   /** {@code seen} once every field was read, for classes of up to 64 fields. */
   private long allSeen;
   private TypeSchema schema;
@@ -69,6 +80,11 @@ final class PojoCodec<T> extends MessageCodec<T> {
       described.add(new TypeSchema.Field(field.name(), field.number(), field.codec().typeName()));
     }
     this.schema = new TypeSchema(typeName(), described);
+    List<ValueCodec<?>> nested = new ArrayList<>();
+    for (PojoField field : fields) {
+      nested.add(field.codec());
+    }
+    this.nestedCodecs = List.copyOf(nested);
   }
 
   /** Whether fields are read and written by a generated {@link PojoAccessor} (for tests). */
@@ -89,17 +105,14 @@ final class PojoCodec<T> extends MessageCodec<T> {
   }
 
   /** How this side numbers the type's fields, as announced to peers. */
-  TypeSchema schema() {
+  @Override
+  public TypeSchema schema() {
     return schema;
   }
 
   @Override
-  void collectPojoCodecs(Set<PojoCodec<?>> into) {
-    if (into.add(this)) {
-      for (PojoField field : fields) {
-        field.codec().collectPojoCodecs(into);
-      }
-    }
+  public List<ValueCodec<?>> nestedCodecs() {
+    return nestedCodecs;
   }
 
   @Override
@@ -117,7 +130,7 @@ final class PojoCodec<T> extends MessageCodec<T> {
 
   @Override
   protected T readPayload(CodedInputStream in, DecodeContext context) throws IOException {
-    FieldMapping mapping = context.mapping(this);
+    FieldMapping mapping = context.derived(this, mappingFromSchema);
     if (accessor != null && constructorPosition == null) {
       T object = newInstance();
       long seen = accessor.readFields(object, in, context, mapping);

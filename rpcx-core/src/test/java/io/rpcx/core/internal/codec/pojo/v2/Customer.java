@@ -1,4 +1,4 @@
-package io.rpcx.core.internal.codec.v2;
+package io.rpcx.core.internal.codec.pojo.v2;
 
 import java.util.List;
 

@@ -12,15 +12,15 @@ import java.util.Map;
  * The published services of a server and their methods, by published name. Built once before the
  * server starts; immutable and thread-safe afterwards.
  */
-public final class ServiceRegistry {
+public final class PublishedServices {
   private final Map<String, Map<String, ServerMethod>> services;
 
-  private ServiceRegistry(Map<String, Map<String, ServerMethod>> services) {
+  private PublishedServices(Map<String, Map<String, ServerMethod>> services) {
     this.services = services;
   }
 
   /** Builds a registry from service models and their implementations, in registration order. */
-  public static ServiceRegistry of(List<ServiceModel> models, List<Object> implementations) {
+  public static PublishedServices of(List<ServiceModel> models, List<Object> implementations) {
     Map<String, Map<String, ServerMethod>> services = new HashMap<>();
     Map<String, ServiceModel> byName = new HashMap<>();
     for (int i = 0; i < models.size(); i++) {
@@ -37,7 +37,7 @@ public final class ServiceRegistry {
       }
       services.put(model.name(), Map.copyOf(methods));
     }
-    return new ServiceRegistry(Map.copyOf(services));
+    return new PublishedServices(Map.copyOf(services));
   }
 
   /** The methods of {@code service}, or {@code null} if there is no such service. */

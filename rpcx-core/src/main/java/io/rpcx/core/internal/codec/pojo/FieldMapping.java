@@ -1,5 +1,6 @@
-package io.rpcx.core.internal.codec;
+package io.rpcx.core.internal.codec.pojo;
 
+import io.rpcx.core.internal.codec.TypeSchema;
 import java.util.HashMap;
 import java.util.Map;
 

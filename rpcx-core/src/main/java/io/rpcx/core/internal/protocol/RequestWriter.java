@@ -12,7 +12,7 @@ import java.util.Map;
  * of rpcx.proto, in one pass. The parts that never change for a method (service and method names,
  * argument type descriptors) are encoded once into byte arrays and copied per call.
  */
-public final class RequestCodec {
+public final class RequestWriter {
   static final int REQUEST_ID = 1;
   static final int SERVICE = 2;
   static final int METHOD = 3;
@@ -24,7 +24,7 @@ public final class RequestCodec {
   static final int ENTRY_KEY = 1;
   static final int ENTRY_VALUE = 2;
 
-  private RequestCodec() {}
+  private RequestWriter() {}
 
   /** Fields 2 and 3 (service and method names), encoded once per method. */
   public static byte[] nameFields(String service, String method) {

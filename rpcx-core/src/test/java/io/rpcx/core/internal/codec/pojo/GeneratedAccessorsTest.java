@@ -1,4 +1,4 @@
-package io.rpcx.core.internal.codec;
+package io.rpcx.core.internal.codec.pojo;
 
 import static io.rpcx.core.internal.codec.CodecTesting.decode;
 import static io.rpcx.core.internal.codec.CodecTesting.encode;
@@ -10,6 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
+import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.codec.CodecRegistry;
+import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.testpojo.OtherPackagePojo;
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -140,7 +144,7 @@ class GeneratedAccessorsTest {
 
   @Test
   void aRecordConstructorThatRefusesTheValuesFailsTheDecodingNamingTheRecord() {
-    CodecRegistry registry = CodecRegistry.standard();
+    CodecRegistry registry = StandardCodecs.registry();
     byte[] bytes = encode(registry, Guarded.class, new Guarded(3));
     Guarded.refuse = true;
     try {
@@ -238,7 +242,7 @@ class GeneratedAccessorsTest {
 
   @Test
   void aConstructorThatThrowsFailsTheDecodingNamingTheClass() {
-    CodecRegistry registry = CodecRegistry.standard();
+    CodecRegistry registry = StandardCodecs.registry();
     byte[] bytes = encode(registry, Throwing.class, new Throwing());
     Throwing.refuse = true;
     try {
@@ -285,7 +289,7 @@ class GeneratedAccessorsTest {
     for (Class<?> type :
         List.of(PojoCodecTest.Order.class, PojoCodecTest.Node.class,
             PojoCodecTest.Exactly64.class, PojoCodecTest.WithDefaults.class,
-            io.rpcx.core.internal.codec.v1.Customer.class)) {
+            io.rpcx.core.internal.codec.pojo.v1.Customer.class)) {
       assertTrue(pojoCodec(type).hasAccessor(), type.getName());
     }
     assertFalse(pojoCodec(PojoCodecTest.Wide.class).hasAccessor());
@@ -353,6 +357,6 @@ class GeneratedAccessorsTest {
   }
 
   private static PojoCodec<?> pojoCodec(Class<?> type) {
-    return (PojoCodec<?>) CodecRegistry.standard().codecFor(type);
+    return (PojoCodec<?>) StandardCodecs.registry().codecFor(type);
   }
 }

@@ -1,4 +1,4 @@
-package io.rpcx.core.internal.codec;
+package io.rpcx.core.internal.codec.pojo;
 
 import static io.rpcx.core.internal.codec.CodecTesting.decode;
 import static io.rpcx.core.internal.codec.CodecTesting.encode;
@@ -10,6 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.Timestamp;
+import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.codec.CodecRegistry;
+import io.rpcx.core.internal.codec.PeerSchemas;
+import io.rpcx.core.internal.codec.Schemas;
+import io.rpcx.core.internal.codec.TypeSchema;
+import io.rpcx.core.internal.codec.UnsupportedTypeException;
+import io.rpcx.core.internal.model.StandardCodecs;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -144,7 +151,7 @@ class PojoCodecTest {
     assertNull(decoded.boxed);
     assertEquals(0, decoded.quantity);
     assertEquals(Optional.empty(), decoded.note, "an absent Optional field reads as empty");
-    assertEquals(2, encode(CodecRegistry.standard(), Order.class, empty).length,
+    assertEquals(2, encode(StandardCodecs.registry(), Order.class, empty).length,
         "an all-default POJO is an empty message inside the value wrapper");
   }
 
@@ -181,7 +188,7 @@ class PojoCodecTest {
     Node node = new Node();
     node.name = "loop";
     node.next = node;
-    Exception e = assertThrows(Exception.class, () -> encode(CodecRegistry.standard(), Node.class, node));
+    Exception e = assertThrows(Exception.class, () -> encode(StandardCodecs.registry(), Node.class, node));
     Throwable cause = e.getCause() != null ? e.getCause() : e;
     assertEquals(
         "field 'next': value nested deeper than 64 levels at Node: does the object graph contain"
@@ -191,7 +198,7 @@ class PojoCodecTest {
 
   @Test
   void fieldsAreNumberedByNameNotByDeclarationOrder() throws Exception {
-    PojoCodec<?> codec = (PojoCodec<?>) CodecRegistry.standard().codecFor(Item.class);
+    PojoCodec<?> codec = (PojoCodec<?>) StandardCodecs.registry().codecFor(Item.class);
     assertEquals(
         "Item{1:comment string;2:quantity int32;3:sku string;4:unitPrice double;}",
         codec.schema().toString());
@@ -199,14 +206,14 @@ class PojoCodecTest {
 
   @Test
   void anOlderSenderIsReadByANewerReceiver() throws Exception {
-    CodecRegistry sender = CodecRegistry.standard();
-    CodecRegistry receiver = CodecRegistry.standard();
-    byte[] bytes = encode(sender, io.rpcx.core.internal.codec.v1.Customer.class,
-        new io.rpcx.core.internal.codec.v1.Customer(7, "Ada", "555-0100", 3));
-    PeerSchemas announced = announced(sender, io.rpcx.core.internal.codec.v1.Customer.class);
-    io.rpcx.core.internal.codec.v2.Customer read =
-        (io.rpcx.core.internal.codec.v2.Customer)
-            decode(receiver, io.rpcx.core.internal.codec.v2.Customer.class, bytes, announced);
+    CodecRegistry sender = StandardCodecs.registry();
+    CodecRegistry receiver = StandardCodecs.registry();
+    byte[] bytes = encode(sender, io.rpcx.core.internal.codec.pojo.v1.Customer.class,
+        new io.rpcx.core.internal.codec.pojo.v1.Customer(7, "Ada", "555-0100", 3));
+    PeerSchemas announced = announced(sender, io.rpcx.core.internal.codec.pojo.v1.Customer.class);
+    io.rpcx.core.internal.codec.pojo.v2.Customer read =
+        (io.rpcx.core.internal.codec.pojo.v2.Customer)
+            decode(receiver, io.rpcx.core.internal.codec.pojo.v2.Customer.class, bytes, announced);
     assertEquals(7, read.id);
     assertEquals("Ada", read.name);
     assertEquals(3, read.visits);
@@ -216,15 +223,15 @@ class PojoCodecTest {
 
   @Test
   void aNewerSenderIsReadByAnOlderReceiver() throws Exception {
-    CodecRegistry sender = CodecRegistry.standard();
-    CodecRegistry receiver = CodecRegistry.standard();
-    io.rpcx.core.internal.codec.v2.Customer customer =
-        new io.rpcx.core.internal.codec.v2.Customer(8, "Grace", "grace@example.com", 0);
-    byte[] bytes = encode(sender, io.rpcx.core.internal.codec.v2.Customer.class, customer);
-    PeerSchemas announced = announced(sender, io.rpcx.core.internal.codec.v2.Customer.class);
-    io.rpcx.core.internal.codec.v1.Customer read =
-        (io.rpcx.core.internal.codec.v1.Customer)
-            decode(receiver, io.rpcx.core.internal.codec.v1.Customer.class, bytes, announced);
+    CodecRegistry sender = StandardCodecs.registry();
+    CodecRegistry receiver = StandardCodecs.registry();
+    io.rpcx.core.internal.codec.pojo.v2.Customer customer =
+        new io.rpcx.core.internal.codec.pojo.v2.Customer(8, "Grace", "grace@example.com", 0);
+    byte[] bytes = encode(sender, io.rpcx.core.internal.codec.pojo.v2.Customer.class, customer);
+    PeerSchemas announced = announced(sender, io.rpcx.core.internal.codec.pojo.v2.Customer.class);
+    io.rpcx.core.internal.codec.pojo.v1.Customer read =
+        (io.rpcx.core.internal.codec.pojo.v1.Customer)
+            decode(receiver, io.rpcx.core.internal.codec.pojo.v1.Customer.class, bytes, announced);
     assertEquals(8, read.id);
     assertEquals("Grace", read.name);
     assertEquals(0, read.visits);
@@ -233,16 +240,16 @@ class PojoCodecTest {
 
   @Test
   void aFieldWhoseTypeChangedIsReportedByName() throws Exception {
-    CodecRegistry receiver = CodecRegistry.standard();
+    CodecRegistry receiver = StandardCodecs.registry();
     PeerSchemas peer = new PeerSchemas();
     peer.put(new TypeSchema("Customer", List.of(new TypeSchema.Field("name", 1, "int64"))), 10);
     byte[] bytes = {0x0a, 0x02, 0x08, 0x05};
     CodecException e =
         assertThrows(
             CodecException.class,
-            () -> decode(receiver, io.rpcx.core.internal.codec.v1.Customer.class, bytes, peer));
+            () -> decode(receiver, io.rpcx.core.internal.codec.pojo.v1.Customer.class, bytes, peer));
     assertEquals(
-        "field 'name' of io.rpcx.core.internal.codec.v1.Customer has type 'int64' on the sending"
+        "field 'name' of io.rpcx.core.internal.codec.pojo.v1.Customer has type 'int64' on the sending"
             + " side but 'string' here",
         e.getMessage());
   }
@@ -295,35 +302,35 @@ class PojoCodecTest {
     assertRejected(
         HasObjectField.class,
         "unsupported type java.lang.Object, field 'payload' of"
-            + " io.rpcx.core.internal.codec.PojoCodecTest$HasObjectField: Object could hold any"
+            + " io.rpcx.core.internal.codec.pojo.PojoCodecTest$HasObjectField: Object could hold any"
             + " class, and RPCX never lets the wire choose a class; declare a concrete type");
     assertRejected(
         HasInterfaceField.class,
         "unsupported type java.lang.Runnable, field 'task' of"
-            + " io.rpcx.core.internal.codec.PojoCodecTest$HasInterfaceField: an interface could be"
+            + " io.rpcx.core.internal.codec.pojo.PojoCodecTest$HasInterfaceField: an interface could be"
             + " implemented by any class, and RPCX never lets the wire choose a class; declare a"
             + " concrete class");
     assertRejected(
         NoDefaultConstructor.class,
-        "unsupported type io.rpcx.core.internal.codec.PojoCodecTest$NoDefaultConstructor: it has"
+        "unsupported type io.rpcx.core.internal.codec.pojo.PojoCodecTest$NoDefaultConstructor: it has"
             + " no no-argument constructor to create it with; add one (it may be private) or make"
             + " it a record");
     assertRejected(
         Inner.class,
-        "unsupported type io.rpcx.core.internal.codec.PojoCodecTest$Inner: an inner class cannot"
+        "unsupported type io.rpcx.core.internal.codec.pojo.PojoCodecTest$Inner: an inner class cannot"
             + " be created without its enclosing instance; make it a static nested class or a"
             + " top-level class");
     assertRejected(
         HoldsRawGeneric.class,
-        "unsupported type io.rpcx.core.internal.codec.PojoCodecTest$Generic, field 'generic' of"
-            + " io.rpcx.core.internal.codec.PojoCodecTest$HoldsRawGeneric: a generic class needs"
+        "unsupported type io.rpcx.core.internal.codec.pojo.PojoCodecTest$Generic, field 'generic' of"
+            + " io.rpcx.core.internal.codec.pojo.PojoCodecTest$HoldsRawGeneric: a generic class needs"
             + " its type arguments; declare it with concrete ones, e.g. Generic<String>");
     assertRejected(
         HoldsWildcardGeneric.class,
-        "unsupported type io.rpcx.core.internal.codec.PojoCodecTest$Generic<? extends"
+        "unsupported type io.rpcx.core.internal.codec.pojo.PojoCodecTest$Generic<? extends"
             + " java.lang.Number>, field 'generic' of"
-            + " io.rpcx.core.internal.codec.PojoCodecTest$HoldsWildcardGeneric: its type argument"
-            + " T of io.rpcx.core.internal.codec.PojoCodecTest$Generic<? extends java.lang.Number>"
+            + " io.rpcx.core.internal.codec.pojo.PojoCodecTest$HoldsWildcardGeneric: its type argument"
+            + " T of io.rpcx.core.internal.codec.pojo.PojoCodecTest$Generic<? extends java.lang.Number>"
             + " is the wildcard '? extends java.lang.Number', which names no class to create;"
             + " declare a concrete type");
     assertRejected(
@@ -333,15 +340,15 @@ class PojoCodecTest {
 
   @Test
   void twoClassesWithTheSameSimpleNameAreRejected() {
-    CodecRegistry registry = CodecRegistry.standard();
-    registry.codecFor(io.rpcx.core.internal.codec.v1.Customer.class);
+    CodecRegistry registry = StandardCodecs.registry();
+    registry.codecFor(io.rpcx.core.internal.codec.pojo.v1.Customer.class);
     UnsupportedTypeException e =
         assertThrows(
             UnsupportedTypeException.class,
-            () -> registry.codecFor(io.rpcx.core.internal.codec.v2.Customer.class));
+            () -> registry.codecFor(io.rpcx.core.internal.codec.pojo.v2.Customer.class));
     assertEquals(
-        "unsupported type io.rpcx.core.internal.codec.v2.Customer: another class is also named"
-            + " 'Customer' (io.rpcx.core.internal.codec.v1.Customer): RPCX names POJO types on the"
+        "unsupported type io.rpcx.core.internal.codec.pojo.v2.Customer: another class is also named"
+            + " 'Customer' (io.rpcx.core.internal.codec.pojo.v1.Customer): RPCX names POJO types on the"
             + " wire by simple name; rename one of them",
         e.getMessage());
   }
@@ -392,7 +399,7 @@ class PojoCodecTest {
 
   private static void assertRejected(Class<?> type, String message) {
     UnsupportedTypeException e =
-        assertThrows(UnsupportedTypeException.class, () -> CodecRegistry.standard().codecFor(type));
+        assertThrows(UnsupportedTypeException.class, () -> StandardCodecs.registry().codecFor(type));
     assertEquals(message, e.getMessage());
   }
 }

@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
  * The transport's connection to one server, as a cluster uses it: a {@link CallChannel} that also
  * says whether it takes calls now and can be told to reconnect at once or to retire. Thread-safe.
  */
-public interface ServerChannel extends CallChannel {
+public interface ServerLink extends CallChannel {
 
   /**
    * Whether a call sent now would be tried: false while the channel waits to reconnect after

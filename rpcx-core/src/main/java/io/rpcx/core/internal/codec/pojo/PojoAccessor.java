@@ -1,6 +1,9 @@
-package io.rpcx.core.internal.codec;
+package io.rpcx.core.internal.codec.pojo;
 
 import com.google.protobuf.CodedInputStream;
+import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.codec.ProtoWriter;
 import java.io.IOException;
 
 /**

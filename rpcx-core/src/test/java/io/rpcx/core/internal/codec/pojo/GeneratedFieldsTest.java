@@ -1,4 +1,4 @@
-package io.rpcx.core.internal.codec;
+package io.rpcx.core.internal.codec.pojo;
 
 import static io.rpcx.core.internal.codec.CodecTesting.roundTrip;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.testpojo.OtherPackagePojo;
 import java.lang.reflect.Field;
 import java.util.List;
@@ -159,7 +161,7 @@ class GeneratedFieldsTest {
 
   private static PojoField field(Class<?> type, String name) {
     Field field = accessible(type, name);
-    return PojoField.forField(field, 1, CodecRegistry.standard().codecFor(field.getGenericType()));
+    return PojoField.forField(field, 1, StandardCodecs.registry().codecFor(field.getGenericType()));
   }
 
   private static Field accessible(Class<?> type, String name) {

@@ -1,9 +1,14 @@
-package io.rpcx.core.internal.codec;
+package io.rpcx.core.internal.codec.pojo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.rpcx.core.internal.codec.CodecRegistry;
+import io.rpcx.core.internal.codec.CodecTesting;
+import io.rpcx.core.internal.codec.UnsupportedTypeException;
+import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.model.StandardCodecs;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,7 +118,7 @@ class GenericValuesTest {
 
   @Test
   void aPageOfUsersAndAPageOfOrdersAreTwoTypesWithTheirOwnNames() throws Exception {
-    CodecRegistry registry = CodecRegistry.standard();
+    CodecRegistry registry = StandardCodecs.registry();
     ValueCodec<?> users = registry.codecFor(declared("pageOfUsers"));
     ValueCodec<?> orders = registry.codecFor(declared("pageOfOrders"));
     assertEquals("Page<User>", users.typeName());
@@ -130,20 +135,20 @@ class GenericValuesTest {
   void genericRecordsNestedTypeArgumentsAndMapsOfGenericsRoundTrip() throws Exception {
     assertEquals(
         "Result<list<Order>>",
-        CodecRegistry.standard().codecFor(declared("resultOfOrders")).typeName());
+        StandardCodecs.registry().codecFor(declared("resultOfOrders")).typeName());
     Result<List<Order>> orders = new Result<>(List.of(new Order("B-2", 5)), null);
     assertEquals(orders, CodecTesting.roundTrip(declared("resultOfOrders"), orders));
 
     assertEquals(
         "Result<map<string,Page<User>>>",
-        CodecRegistry.standard().codecFor(declared("resultOfPagesByName")).typeName());
+        StandardCodecs.registry().codecFor(declared("resultOfPagesByName")).typeName());
     Result<Map<String, Page<User>>> pages =
         new Result<>(Map.of("first", new Page<>(1, 1, List.of(new User(3, "lin")))), "partial");
     assertEquals(pages, CodecTesting.roundTrip(declared("resultOfPagesByName"), pages));
 
     assertEquals(
         "Pair<int64,Result<string>>",
-        CodecRegistry.standard().codecFor(declared("pair")).typeName());
+        StandardCodecs.registry().codecFor(declared("pair")).typeName());
   }
 
   @Test
@@ -151,7 +156,7 @@ class GenericValuesTest {
     Customer customer = new Customer();
     customer.id = "c-7";
     customer.name = "Ada";
-    assertEquals("Customer", CodecRegistry.standard().codecFor(Customer.class).typeName());
+    assertEquals("Customer", StandardCodecs.registry().codecFor(Customer.class).typeName());
     assertEquals(customer, CodecTesting.roundTrip(Customer.class, customer));
   }
 
@@ -177,11 +182,11 @@ class GenericValuesTest {
     UnsupportedTypeException wildcard =
         assertThrows(
             UnsupportedTypeException.class,
-            () -> CodecRegistry.standard().codecFor(HoldsWildcard.class));
+            () -> StandardCodecs.registry().codecFor(HoldsWildcard.class));
     assertEquals(
-        "unsupported type io.rpcx.core.internal.codec.GenericValuesTest$Page<?>, field 'page' of"
-            + " io.rpcx.core.internal.codec.GenericValuesTest$HoldsWildcard: its type argument T"
-            + " of io.rpcx.core.internal.codec.GenericValuesTest$Page<?> is the wildcard '?',"
+        "unsupported type io.rpcx.core.internal.codec.pojo.GenericValuesTest$Page<?>, field 'page' of"
+            + " io.rpcx.core.internal.codec.pojo.GenericValuesTest$HoldsWildcard: its type argument T"
+            + " of io.rpcx.core.internal.codec.pojo.GenericValuesTest$Page<?> is the wildcard '?',"
             + " which names no class to create; declare a concrete type",
         wildcard.getMessage());
   }

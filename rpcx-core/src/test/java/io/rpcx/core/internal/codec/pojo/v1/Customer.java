@@ -1,4 +1,4 @@
-package io.rpcx.core.internal.codec.v1;
+package io.rpcx.core.internal.codec.pojo.v1;
 
 /** Version 1 of a class that evolves: v2 adds {@code email} and removes {@code fax}. */
 public class Customer {
