@@ -2,42 +2,26 @@ package io.rpcx.server;
 
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.core.TlsConfig;
-import io.rpcx.core.discovery.ServiceEndpoint;
 import io.rpcx.core.discovery.ServiceRegistrar;
-import io.rpcx.core.internal.codec.CodecRegistry;
-import io.rpcx.core.internal.codec.DecodeContext;
-import io.rpcx.core.internal.model.ClassScanner;
-import io.rpcx.core.internal.model.ServiceModel;
-import io.rpcx.core.internal.model.ServiceModels;
-import io.rpcx.core.internal.model.StandardCodecs;
+import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.runtime.RuntimeCompatibility;
-import io.rpcx.core.internal.transport.InboundBudget;
+import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.CallTracker;
 import io.rpcx.server.internal.dispatch.ExceptionLog;
-import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.PublishedServices;
-import io.rpcx.server.internal.dispatch.WorkerPool;
+import io.rpcx.server.internal.dispatch.RequestDispatcher;
+import io.rpcx.server.internal.dispatch.ServiceInstances;
+import io.rpcx.server.internal.dispatch.Workers;
+import io.rpcx.server.internal.registration.Registration;
 import io.rpcx.server.internal.transport.ServerTransport;
-import java.lang.reflect.Constructor;
-import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.event.Level;
 
 /**
  * The service center: publishes service implementations as remote services, and starts, stops and
@@ -69,15 +53,16 @@ public final class RpcxServer implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(RpcxServer.class);
 
   /** Default largest frame accepted: 16 MiB. */
-  public static final int DEFAULT_MAX_FRAME_SIZE = 16 * 1024 * 1024;
+  public static final int DEFAULT_MAX_FRAME_SIZE = ConnectionSettings.DEFAULT_MAX_FRAME_SIZE;
   /**
    * Metadata key of the random id a server registers each time it starts, by which clients tell a
    * restarted server from the one that had its address before.
    */
-  public static final String INSTANCE_KEY = "instance";
+  public static final String INSTANCE_KEY = Registration.INSTANCE_KEY;
 
   /** Default grace period of {@link #stop()}: 10 seconds. */
-  public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD =
+      ServerConfig.DEFAULT_SHUTDOWN_GRACE_PERIOD;
 
   private enum State {
     NEW,
@@ -86,31 +71,22 @@ public final class RpcxServer implements AutoCloseable {
     TERMINATED
   }
 
-  private final Builder config;
-  private final PublishedServices registry;
+  private final ServerConfig config;
+  private final PublishedServices services;
   private final CallTracker tracker = new CallTracker();
   private final CountDownLatch terminated = new CountDownLatch(1);
-  private final Executor executor;
-  private final ExecutorService ownedExecutor;
+  private final Workers workers;
   private State state = State.NEW;
   private ServerTransport transport;
   private InetSocketAddress address;
-  private final List<ServiceRegistrar.Registration> registrations = new ArrayList<>();
+  private Registration registration;
 
-  private RpcxServer(Builder builder, PublishedServices registry) {
-    this.config = builder;
-    this.registry = registry;
-    if (builder.direct) {
-      this.executor = null;
-      this.ownedExecutor = null;
-    } else if (builder.executor != null) {
-      this.executor = builder.executor;
-      this.ownedExecutor = null;
-    } else {
-      this.ownedExecutor =
-          WorkerPool.create(builder.workerThreads, builder.maxQueuedCalls, "rpcx-server-worker-");
-      this.executor = ownedExecutor;
-    }
+  private RpcxServer(ServerConfig config, PublishedServices services) {
+    this.config = config;
+    this.services = services;
+    this.workers =
+        Workers.of(
+            config.direct(), config.executor(), config.workerThreads(), config.maxQueuedCalls());
   }
 
   /** A builder of a server. */
@@ -129,157 +105,35 @@ public final class RpcxServer implements AutoCloseable {
     if (state != State.NEW) {
       throw new IllegalStateException("the server was already started (state: " + state + ")");
     }
-    RequestDispatcher dispatcher =
-        new RequestDispatcher(
-            registry,
-            executor,
-            tracker,
-            config.maxMetadataBytes,
-            config.maxNestingDepth,
-            config.interceptors,
-            new ExceptionLog(
-                config.declaredExceptionLogging.level(),
-                config.declaredExceptionLogging.includesStackTrace(),
-                config.otherExceptionLogging.level(),
-                config.otherExceptionLogging.includesStackTrace()));
-    ServerTransport.Options options = new ServerTransport.Options();
-    options.allowNative = config.nativeTransport;
-    options.ioThreads = config.ioThreads;
-    options.maxFrameSize = config.maxFrameSize;
-    options.prefaceTimeoutMillis = config.prefaceTimeout.toMillis();
-    options.maxConnections = config.maxConnections;
-    options.maxConcurrentCallsPerConnection = config.maxConcurrentCallsPerConnection;
-    options.idleTimeoutMillis = config.idleTimeout.toMillis();
-    options.maxBufferedInboundBytes = config.maxBufferedInboundBytes;
-    options.tls = config.tls;
     try {
-      transport = new ServerTransport(options, dispatcher);
+      RequestDispatcher dispatcher =
+          new RequestDispatcher(
+              services,
+              workers.executor(),
+              tracker,
+              config.maxMetadataBytes(),
+              config.connection().maxNestingDepth(),
+              config.interceptors(),
+              ExceptionLog.of(config.declaredExceptionLogging(), config.otherExceptionLogging()));
+      transport = new ServerTransport(config, dispatcher);
+      address = transport.bind(config.bindAddress(), config.port());
+      state = State.RUNNING;
+      logger.info(
+          "RPCX server listening on {} ({}), services: {}",
+          address,
+          transport.transportName(),
+          String.join(", ", services.serviceNames()));
+      if (config.registrar() != null) {
+        registration =
+            Registration.register(
+                config.registrar(), services.serviceNames(), address, config.advertisedHost(),
+                config.advertisedPort(), config.registrationMetadata());
+      }
     } catch (RuntimeException e) {
-      state = State.TERMINATED;
-      shutdownExecutor(0);
-      terminated.countDown();
+      terminate(System.nanoTime());
       throw e;
-    }
-    try {
-      address = transport.bind(config.bindAddress, config.port);
-    } catch (RuntimeException e) {
-      state = State.TERMINATED;
-      shutdownExecutor(0);
-      terminated.countDown();
-      throw e;
-    }
-    state = State.RUNNING;
-    logger.info(
-        "RPCX server listening on {} ({}), services: {}",
-        address,
-        transport.transportName(),
-        String.join(", ", registry.serviceNames()));
-    if (config.registrar != null) {
-      register();
     }
     return this;
-  }
-
-  /** Announces every service to the registrar; a failure stops the server. */
-  private void register() {
-    ServiceEndpoint self;
-    try {
-      Map<String, String> metadata = new LinkedHashMap<>(config.registrationMetadata);
-      metadata.put(INSTANCE_KEY, UUID.randomUUID().toString());
-      self =
-          ServiceEndpoint.of(
-              config.advertisedHost != null ? config.advertisedHost : defaultAdvertisedHost(),
-              config.advertisedPort > 0 ? config.advertisedPort : address.getPort(),
-              metadata);
-      for (String service : registry.serviceNames()) {
-        registrations.add(config.registrar.register(service, self));
-      }
-    } catch (RuntimeException e) {
-      logger.error("Registering with {} failed; stopping", config.registrar.describe(), e);
-      withdrawRegistrations();
-      stopNow();
-      throw e;
-    }
-    logger.info(
-        "Registered {} as {} with {}",
-        String.join(", ", registry.serviceNames()),
-        self.address(),
-        config.registrar.describe());
-  }
-
-  private synchronized void stopNow() {
-    state = State.TERMINATED;
-    transport.closeAll();
-    transport.shutdownEventLoops();
-    shutdownExecutor(0);
-    terminated.countDown();
-  }
-
-  /**
-   * The host announced when none is set: the bind address if it is a specific one, else the first
-   * site-local IPv4 address of an interface that is up, else any non-loopback one, else loopback.
-   */
-  private String defaultAdvertisedHost() {
-    InetAddress bound = address.getAddress();
-    if (!bound.isAnyLocalAddress()) {
-      return bound.getHostAddress();
-    }
-    InetAddress fallback = null;
-    try {
-      for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-        if (!nic.isUp() || nic.isLoopback()) {
-          continue;
-        }
-        for (InetAddress candidate : Collections.list(nic.getInetAddresses())) {
-          if (candidate instanceof Inet4Address && candidate.isSiteLocalAddress()) {
-            return candidate.getHostAddress();
-          }
-          if (fallback == null && !candidate.isLinkLocalAddress()) {
-            fallback = candidate;
-          }
-        }
-      }
-    } catch (java.net.SocketException e) {
-      logger.warn("Cannot list network interfaces to choose the address to register", e);
-    }
-    String chosen =
-        fallback != null ? fallback.getHostAddress() : InetAddress.getLoopbackAddress().getHostAddress();
-    logger.info("Registering address {}; set RpcxServer.Builder.advertise(...) to choose", chosen);
-    return chosen;
-  }
-
-  private void withdrawRegistrations() {
-    List<ServiceRegistrar.Registration> current;
-    synchronized (this) {
-      current = new ArrayList<>(registrations);
-      registrations.clear();
-    }
-    // In parallel, and at most 5 s in all: a slow registry must not eat the grace period.
-    List<Thread> withdrawals = new ArrayList<>();
-    for (ServiceRegistrar.Registration registration : current) {
-      Thread thread =
-          new Thread(
-              () -> {
-                try {
-                  registration.close();
-                } catch (RuntimeException e) {
-                  logger.warn(
-                      "Withdrawing a registration from {} failed", config.registrar.describe(), e);
-                }
-              },
-              "rpcx-server-withdraw");
-      thread.setDaemon(true);
-      thread.start();
-      withdrawals.add(thread);
-    }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    try {
-      for (Thread thread : withdrawals) {
-        thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /**
@@ -296,7 +150,7 @@ public final class RpcxServer implements AutoCloseable {
 
   /** The published service names, sorted. */
   public List<String> services() {
-    return registry.serviceNames();
+    return services.serviceNames();
   }
 
   /** Whether the server is started and not stopping. */
@@ -316,7 +170,7 @@ public final class RpcxServer implements AutoCloseable {
 
   /** Stops the server gracefully, waiting at most the builder's grace period (default 10 s). */
   public void stop() {
-    stop(config.shutdownGracePeriod);
+    stop(config.shutdownGracePeriod());
   }
 
   /**
@@ -331,9 +185,7 @@ public final class RpcxServer implements AutoCloseable {
     boolean stopping;
     synchronized (this) {
       if (state == State.NEW) {
-        state = State.TERMINATED;
-        shutdownExecutor(0);
-        terminated.countDown();
+        terminate(System.nanoTime());
         return;
       }
       stopping = state == State.RUNNING;
@@ -349,7 +201,9 @@ public final class RpcxServer implements AutoCloseable {
     long deadline = System.nanoTime() + gracePeriod.toNanos();
     boolean interrupted = false;
     try {
-      withdrawRegistrations(); // clients stop choosing this server; GOAWAY moves the rest
+      if (registration != null) {
+        registration.withdraw(); // clients stop choosing this server; GOAWAY moves the rest
+      }
       // GOAWAY first: once the port refuses, calls on open connections are refused as well.
       transport.goAwayAll("the server is shutting down");
       transport.stopAccepting();
@@ -367,18 +221,33 @@ public final class RpcxServer implements AutoCloseable {
     } catch (InterruptedException e) {
       interrupted = true;
     } finally {
-      transport.closeAll();
-      transport.shutdownEventLoops();
-      shutdownExecutor(Math.max(0, deadline - System.nanoTime()));
-      synchronized (this) {
-        state = State.TERMINATED;
-      }
-      terminated.countDown();
+      terminate(deadline);
       logger.info("RPCX server on {} stopped", address);
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /**
+   * The end of every way a server stops (a stop, a failed start or registration): closes what
+   * is open, lets the server's own workers finish until {@code deadlineNanos}, and releases those
+   * waiting for termination.
+   */
+  private void terminate(long deadlineNanos) {
+    ServerTransport open;
+    synchronized (this) {
+      open = transport;
+    }
+    if (open != null) {
+      open.closeAll();
+      open.shutdownEventLoops();
+    }
+    workers.shutdown(Math.max(0, deadlineNanos - System.nanoTime()));
+    synchronized (this) {
+      state = State.TERMINATED;
+    }
+    terminated.countDown();
   }
 
   /** Blocks until the server is terminated. */
@@ -407,55 +276,12 @@ public final class RpcxServer implements AutoCloseable {
     }
   }
 
-  private void shutdownExecutor(long timeoutNanos) {
-    if (ownedExecutor == null) {
-      return;
-    }
-    ownedExecutor.shutdown();
-    try {
-      if (!ownedExecutor.awaitTermination(timeoutNanos, TimeUnit.NANOSECONDS)) {
-        ownedExecutor.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      ownedExecutor.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
-  }
-
   /**
-   * Configures and builds an {@link RpcxServer}. Not thread-safe; {@link #build()} validates every
-   * service and copies the configuration, so a builder can be reused.
+   * Configures and builds an {@link RpcxServer}. Not thread-safe; every setter checks its value at
+   * once, and {@link #build()} makes an immutable configuration, so a builder can be reused.
    */
   public static final class Builder {
-    private String bindAddress = "0.0.0.0";
-    private ServiceRegistrar registrar;
-    private String advertisedHost;
-    private int advertisedPort;
-    private final Map<String, String> registrationMetadata = new LinkedHashMap<>();
-    private int port;
-    private final List<Object> services = new ArrayList<>();
-    private final List<String> serviceNames = new ArrayList<>();
-    private final List<String> scanPackages = new ArrayList<>();
-    private ClassLoader classLoader;
-    private Executor executor;
-    private boolean direct;
-    private int workerThreads = 200;
-    private int maxQueuedCalls = 10_000;
-    private int ioThreads = Runtime.getRuntime().availableProcessors();
-    private int maxFrameSize = DEFAULT_MAX_FRAME_SIZE;
-    private int maxMetadataBytes = 8 * 1024;
-    private int maxNestingDepth = DecodeContext.DEFAULT_MAX_DEPTH;
-    private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
-    private Duration prefaceTimeout = Duration.ofSeconds(10);
-    private boolean nativeTransport = true;
-    private int maxConnections = 10_000;
-    private int maxConcurrentCallsPerConnection = 10_000;
-    private Duration idleTimeout = Duration.ofMinutes(10);
-    private long maxBufferedInboundBytes = InboundBudget.defaultLimit();
-    private TlsConfig tls;
-    private final List<ServerInterceptor> interceptors = new ArrayList<>();
-    private ExceptionLogging declaredExceptionLogging = ExceptionLogging.at(Level.DEBUG);
-    private ExceptionLogging otherExceptionLogging = ExceptionLogging.withStackTrace(Level.WARN);
+    private final ServerConfig.Builder config = ServerConfig.builder();
 
     private Builder() {}
 
@@ -469,8 +295,7 @@ public final class RpcxServer implements AutoCloseable {
      * IllegalArgumentException}.
      */
     public Builder exceptionLogging(ExceptionLogging declared, ExceptionLogging other) {
-      this.declaredExceptionLogging = Objects.requireNonNull(declared, "declared");
-      this.otherExceptionLogging = Objects.requireNonNull(other, "other");
+      config.exceptionLogging(declared, other);
       return this;
     }
 
@@ -479,10 +304,7 @@ public final class RpcxServer implements AutoCloseable {
      * RESOURCE_EXHAUSTED) and closed, its calls refused as not processed. Default 10,000.
      */
     public Builder maxConnections(int maxConnections) {
-      if (maxConnections < 1) {
-        throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: >= 1)");
-      }
-      this.maxConnections = maxConnections;
+      config.maxConnections(maxConnections);
       return this;
     }
 
@@ -491,11 +313,7 @@ public final class RpcxServer implements AutoCloseable {
      * RESOURCE_EXHAUSTED, never queued. Default 10,000.
      */
     public Builder maxConcurrentCallsPerConnection(int maxCalls) {
-      if (maxCalls < 1) {
-        throw new IllegalArgumentException(
-            "maxConcurrentCallsPerConnection: " + maxCalls + " (expected: >= 1)");
-      }
-      this.maxConcurrentCallsPerConnection = maxCalls;
+      config.connection().maxConcurrentCallsPerConnection(maxCalls);
       return this;
     }
 
@@ -505,11 +323,7 @@ public final class RpcxServer implements AutoCloseable {
      * Default 10 minutes.
      */
     public Builder idleTimeout(Duration idleTimeout) {
-      Objects.requireNonNull(idleTimeout, "idleTimeout");
-      if (idleTimeout.isNegative() || idleTimeout.isZero()) {
-        throw new IllegalArgumentException("idleTimeout: " + idleTimeout + " (expected: > 0)");
-      }
-      this.idleTimeout = idleTimeout;
+      config.idleTimeout(idleTimeout);
       return this;
     }
 
@@ -522,20 +336,13 @@ public final class RpcxServer implements AutoCloseable {
      * maximum heap), at least 16 MiB.
      */
     public Builder maxBufferedInboundBytes(long bytes) {
-      if (bytes < 1) {
-        throw new IllegalArgumentException("maxBufferedInboundBytes: " + bytes + " (expected: >= 1)");
-      }
-      this.maxBufferedInboundBytes = bytes;
+      config.connection().maxBufferedInboundBytes(bytes);
       return this;
     }
 
     /** Serves over TLS ({@link TlsConfig#server}), with mutual TLS if it requires client certificates. */
     public Builder tls(TlsConfig tls) {
-      Objects.requireNonNull(tls, "tls");
-      if (!tls.isServer()) {
-        throw new IllegalArgumentException("tls: a client configuration (expected: TlsConfig.server(...))");
-      }
-      this.tls = tls;
+      config.tls(tls);
       return this;
     }
 
@@ -544,7 +351,7 @@ public final class RpcxServer implements AutoCloseable {
      * added before it. {@link ServerInterceptors#bearerToken} authenticates calls.
      */
     public Builder intercept(ServerInterceptor interceptor) {
-      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      config.intercept(interceptor);
       return this;
     }
 
@@ -554,7 +361,7 @@ public final class RpcxServer implements AutoCloseable {
      * discovery find it and stop choosing it before it goes away.
      */
     public Builder registrar(ServiceRegistrar registrar) {
-      this.registrar = Objects.requireNonNull(registrar, "registrar");
+      config.registrar(registrar);
       return this;
     }
 
@@ -563,9 +370,7 @@ public final class RpcxServer implements AutoCloseable {
      * if it is a specific one, else the first site-local IPv4 address of this machine.
      */
     public Builder advertise(String host) {
-      Objects.requireNonNull(host, "host");
-      ServiceEndpoint.of(host, 1); // checks the host
-      this.advertisedHost = host;
+      config.advertise(host);
       return this;
     }
 
@@ -574,9 +379,7 @@ public final class RpcxServer implements AutoCloseable {
      * binds (behind NAT or a port mapping).
      */
     public Builder advertise(String host, int port) {
-      ServiceEndpoint.of(Objects.requireNonNull(host, "host"), port); // checks both
-      this.advertisedHost = host;
-      this.advertisedPort = port;
+      config.advertise(host, port);
       return this;
     }
 
@@ -585,44 +388,31 @@ public final class RpcxServer implements AutoCloseable {
      * RpcxServer#INSTANCE_KEY} is added by the server.
      */
     public Builder registrationMetadata(String key, String value) {
-      if (INSTANCE_KEY.equals(key)) {
-        throw new IllegalArgumentException(
-            "registrationMetadata: '" + INSTANCE_KEY + "' is set by the server (a new id at each"
-                + " start)");
-      }
-      Map<String, String> check = new LinkedHashMap<>(registrationMetadata);
-      check.put(key, value);
-      ServiceEndpoint.of("localhost", 1, check); // checks key and value
-      registrationMetadata.put(key, value);
+      config.registrationMetadata(key, value);
       return this;
     }
 
     /** The local address to listen on; default {@code 0.0.0.0} (all interfaces). */
     public Builder bindAddress(String bindAddress) {
-      this.bindAddress = Objects.requireNonNull(bindAddress, "bindAddress");
+      config.bindAddress(bindAddress);
       return this;
     }
 
     /** The port to listen on; 0 (the default) picks a free one, which {@link #port()} reports. */
     public Builder port(int port) {
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port: " + port + " (expected: 0-65535)");
-      }
-      this.port = port;
+      config.port(port);
       return this;
     }
 
     /** Publishes {@code implementation}, whose class is annotated {@link RPCXServer}. */
     public Builder service(Object implementation) {
-      services.add(Objects.requireNonNull(implementation, "implementation"));
-      serviceNames.add(null);
+      config.service(null, implementation);
       return this;
     }
 
     /** Publishes {@code implementation} as {@code name}, whether or not its class is annotated. */
     public Builder service(String name, Object implementation) {
-      services.add(Objects.requireNonNull(implementation, "implementation"));
-      serviceNames.add(Objects.requireNonNull(name, "name"));
+      config.service(Objects.requireNonNull(name, "name"), implementation);
       return this;
     }
 
@@ -631,15 +421,13 @@ public final class RpcxServer implements AutoCloseable {
      * created through its public no-argument constructor. Works on class directories and jars.
      */
     public Builder scan(String... packages) {
-      for (String name : packages) {
-        scanPackages.add(Objects.requireNonNull(name, "package"));
-      }
+      config.scan(packages);
       return this;
     }
 
     /** The class loader to scan; default the thread's context class loader. */
     public Builder classLoader(ClassLoader classLoader) {
-      this.classLoader = classLoader;
+      config.classLoader(classLoader);
       return this;
     }
 
@@ -648,8 +436,7 @@ public final class RpcxServer implements AutoCloseable {
      * the server runs them on its own pool of {@link #workerThreads(int)} threads.
      */
     public Builder executor(Executor executor) {
-      this.executor = Objects.requireNonNull(executor, "executor");
-      this.direct = false;
+      config.executor(executor);
       return this;
     }
 
@@ -659,17 +446,13 @@ public final class RpcxServer implements AutoCloseable {
      * thread.
      */
     public Builder directExecutor() {
-      this.direct = true;
-      this.executor = null;
+      config.directExecutor();
       return this;
     }
 
     /** Threads of the default executor; default 200. */
     public Builder workerThreads(int workerThreads) {
-      if (workerThreads < 1) {
-        throw new IllegalArgumentException("workerThreads: " + workerThreads + " (expected: >= 1)");
-      }
-      this.workerThreads = workerThreads;
+      config.workerThreads(workerThreads);
       return this;
     }
 
@@ -678,20 +461,13 @@ public final class RpcxServer implements AutoCloseable {
      * rejected with RESOURCE_EXHAUSTED. Default 10,000.
      */
     public Builder maxQueuedCalls(int maxQueuedCalls) {
-      if (maxQueuedCalls < 1) {
-        throw new IllegalArgumentException(
-            "maxQueuedCalls: " + maxQueuedCalls + " (expected: >= 1)");
-      }
-      this.maxQueuedCalls = maxQueuedCalls;
+      config.maxQueuedCalls(maxQueuedCalls);
       return this;
     }
 
     /** Network threads; default the number of processors. */
     public Builder ioThreads(int ioThreads) {
-      if (ioThreads < 1) {
-        throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
-      }
-      this.ioThreads = ioThreads;
+      config.connection().ioThreads(ioThreads);
       return this;
     }
 
@@ -700,43 +476,31 @@ public final class RpcxServer implements AutoCloseable {
      * disconnected; a larger result is answered with RESOURCE_EXHAUSTED.
      */
     public Builder maxFrameSize(int maxFrameSize) {
-      if (maxFrameSize < 1024) {
-        throw new IllegalArgumentException(
-            "maxFrameSize: " + maxFrameSize + " (expected: >= 1024)");
-      }
-      this.maxFrameSize = maxFrameSize;
+      config.connection().maxFrameSize(maxFrameSize);
       return this;
     }
 
     /** Largest total size of a request's metadata, in bytes; default 8 KiB. */
     public Builder maxMetadataBytes(int maxMetadataBytes) {
-      if (maxMetadataBytes < 0) {
-        throw new IllegalArgumentException(
-            "maxMetadataBytes: " + maxMetadataBytes + " (expected: >= 0)");
-      }
-      this.maxMetadataBytes = maxMetadataBytes;
+      config.maxMetadataBytes(maxMetadataBytes);
       return this;
     }
 
     /** Deepest nesting of messages inside one argument; default 64. */
     public Builder maxNestingDepth(int maxNestingDepth) {
-      if (maxNestingDepth < 1) {
-        throw new IllegalArgumentException(
-            "maxNestingDepth: " + maxNestingDepth + " (expected: >= 1)");
-      }
-      this.maxNestingDepth = maxNestingDepth;
+      config.connection().maxNestingDepth(maxNestingDepth);
       return this;
     }
 
     /** How long {@link RpcxServer#stop()} lets calls in flight finish; default 10 s. */
     public Builder shutdownGracePeriod(Duration shutdownGracePeriod) {
-      this.shutdownGracePeriod = nonNegative(shutdownGracePeriod, "shutdownGracePeriod");
+      config.shutdownGracePeriod(shutdownGracePeriod);
       return this;
     }
 
     /** How long a new connection may take to send its preface; default 10 s. */
     public Builder prefaceTimeout(Duration prefaceTimeout) {
-      this.prefaceTimeout = nonNegative(prefaceTimeout, "prefaceTimeout");
+      config.prefaceTimeout(prefaceTimeout);
       return this;
     }
 
@@ -746,7 +510,7 @@ public final class RpcxServer implements AutoCloseable {
      * does the system property {@code rpcx.transport=nio}.
      */
     public Builder nativeTransport(boolean nativeTransport) {
-      this.nativeTransport = nativeTransport;
+      config.connection().nativeTransport(nativeTransport);
       return this;
     }
 
@@ -759,92 +523,8 @@ public final class RpcxServer implements AutoCloseable {
      */
     public RpcxServer build() {
       RuntimeCompatibility.check();
-      CodecRegistry codecs = StandardCodecs.registry();
-      List<ServiceModel> models = new ArrayList<>();
-      List<Object> implementations = new ArrayList<>();
-      for (int i = 0; i < services.size(); i++) {
-        Object implementation = services.get(i);
-        String name = serviceNames.get(i);
-        models.add(
-            name == null
-                ? ServiceModels.forServer(implementation.getClass(), codecs)
-                : ServiceModels.forServer(name, implementation.getClass(), codecs));
-        implementations.add(implementation);
-      }
-      ClassLoader loader =
-          classLoader != null ? classLoader : Thread.currentThread().getContextClassLoader();
-      for (String scanPackage : scanPackages) {
-        List<Class<?>> found = ClassScanner.scan(scanPackage, RPCXServer.class, loader);
-        if (found.isEmpty()) {
-          logger.warn("Scanning {} found no class annotated @RPCXServer", scanPackage);
-        }
-        for (Class<?> type : found) {
-          models.add(ServiceModels.forServer(type, codecs));
-          implementations.add(instantiate(type, scanPackage));
-        }
-      }
-      if (models.isEmpty()) {
-        throw new IllegalArgumentException(
-            "no service to publish: call service(...) or scan(...) on the builder");
-      }
-      PublishedServices registry = PublishedServices.of(models, implementations);
-      Builder copy = copy();
-      return new RpcxServer(copy, registry);
-    }
-
-    private static Object instantiate(Class<?> type, String scanPackage) {
-      try {
-        Constructor<?> constructor = type.getConstructor();
-        return constructor.newInstance();
-      } catch (NoSuchMethodException e) {
-        throw new IllegalArgumentException(
-            "cannot create " + type.getName() + " found by scanning " + scanPackage
-                + ": it needs a public no-argument constructor, or register an instance with"
-                + " service(...)");
-      } catch (ReflectiveOperationException e) {
-        Throwable cause = e.getCause() != null ? e.getCause() : e;
-        throw new IllegalArgumentException(
-            "cannot create " + type.getName() + " found by scanning " + scanPackage + ": " + cause,
-            cause);
-      }
-    }
-
-    private Builder copy() {
-      Builder copy = new Builder();
-      copy.bindAddress = bindAddress;
-      copy.registrar = registrar;
-      copy.advertisedHost = advertisedHost;
-      copy.advertisedPort = advertisedPort;
-      copy.registrationMetadata.putAll(registrationMetadata);
-      copy.port = port;
-      copy.executor = executor;
-      copy.direct = direct;
-      copy.workerThreads = workerThreads;
-      copy.maxQueuedCalls = maxQueuedCalls;
-      copy.ioThreads = ioThreads;
-      copy.maxFrameSize = maxFrameSize;
-      copy.maxMetadataBytes = maxMetadataBytes;
-      copy.maxNestingDepth = maxNestingDepth;
-      copy.shutdownGracePeriod = shutdownGracePeriod;
-      copy.prefaceTimeout = prefaceTimeout;
-      copy.nativeTransport = nativeTransport;
-      copy.maxConnections = maxConnections;
-      copy.maxConcurrentCallsPerConnection = maxConcurrentCallsPerConnection;
-      copy.idleTimeout = idleTimeout;
-      copy.maxBufferedInboundBytes = maxBufferedInboundBytes;
-      copy.tls = tls;
-      copy.interceptors.addAll(interceptors);
-      copy.declaredExceptionLogging = declaredExceptionLogging;
-      copy.otherExceptionLogging = otherExceptionLogging;
-      return copy;
-    }
-
-    private static Duration nonNegative(Duration duration, String name) {
-      Objects.requireNonNull(duration, name);
-      if (duration.isNegative()) {
-        throw new IllegalArgumentException(name + ": " + duration + " (expected: >= 0)");
-      }
-      return duration;
+      ServerConfig built = config.build();
+      return new RpcxServer(built, ServiceInstances.publish(built));
     }
   }
 }

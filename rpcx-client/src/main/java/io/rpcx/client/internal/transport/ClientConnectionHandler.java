@@ -13,9 +13,9 @@ import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameTooLargeException;
 import io.rpcx.core.internal.transport.PrefaceException;
 import io.rpcx.core.internal.transport.PrefaceHandler;
+import io.rpcx.core.internal.transport.TlsFailures;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
-import javax.net.ssl.SSLException;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,7 +108,7 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
       connection.closeWith(
           new UnavailableException(
               address + " is not a usable RPCX server: " + cause.getMessage(), true, null));
-    } else if (isTlsFailure(cause)) {
+    } else if (TlsFailures.find(cause) != null) {
       logger.warn("Closing connection to {}: TLS failed: {}", address, tlsProblem(cause));
       connection.closeWith(
           new UnavailableException(
@@ -131,21 +131,8 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private static boolean isTlsFailure(Throwable cause) {
-    for (Throwable t = cause; t != null; t = t.getCause()) {
-      if (t instanceof SSLException) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   private static String tlsProblem(Throwable cause) {
-    Throwable tls = cause;
-    while (!(tls instanceof SSLException) && tls.getCause() != null) {
-      tls = tls.getCause();
-    }
-    String problem = ClientConnection.describe(tls);
+    String problem = ClientConnection.describe(TlsFailures.find(cause));
     if (problem.contains("bad_certificate") || problem.contains("certificate_required")) {
       problem += " (the server requires a client certificate it trusts: mutual TLS needs"
           + " TlsConfig.client().keyPair(...))";

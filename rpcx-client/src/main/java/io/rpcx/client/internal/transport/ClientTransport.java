@@ -1,11 +1,13 @@
 package io.rpcx.client.internal.transport;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import io.rpcx.client.internal.call.ServerLink;
+import io.rpcx.client.internal.config.ClientConfig;
 import io.rpcx.core.TlsConfig;
+import io.rpcx.core.internal.config.ConnectionSettings;
+import io.rpcx.core.internal.transport.Bootstraps;
 import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.core.internal.transport.SslContexts;
 import io.rpcx.core.internal.transport.Transports;
@@ -22,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ClientTransport {
 
-  /** What every connection of a client shares. Immutable. */
+  /** What every connection of a client shares, derived from its configuration. Immutable. */
   static final class Settings {
     final int maxFrameSize;
     final int maxConcurrentCalls;
@@ -35,33 +37,20 @@ public final class ClientTransport {
     final boolean verifyHostname;
     final InboundBudget budget;
 
-    Settings(Options options) {
-      this.maxFrameSize = options.maxFrameSize;
-      this.maxConcurrentCalls = options.maxConcurrentCalls;
-      this.keepAliveIntervalMillis = options.keepAliveIntervalMillis;
-      this.keepAliveTimeoutMillis = options.keepAliveTimeoutMillis;
-      this.initialBackoffMillis = options.initialBackoffMillis;
-      this.maxBackoffMillis = options.maxBackoffMillis;
-      this.handshakeTimeoutMillis = options.connectTimeoutMillis;
-      this.sslContext = options.tls == null ? null : SslContexts.create(options.tls);
-      this.verifyHostname = options.tls != null && options.tls.verifyHostname();
-      this.budget = new InboundBudget(options.maxBufferedInboundBytes, "client");
+    Settings(ClientConfig config) {
+      ConnectionSettings connection = config.connection();
+      this.maxFrameSize = connection.maxFrameSize();
+      this.maxConcurrentCalls = connection.maxConcurrentCallsPerConnection();
+      this.keepAliveIntervalMillis = config.keepAliveInterval().toMillis();
+      this.keepAliveTimeoutMillis = config.keepAliveTimeout().toMillis();
+      this.initialBackoffMillis = config.initialBackoff().toMillis();
+      this.maxBackoffMillis = config.maxBackoff().toMillis();
+      this.handshakeTimeoutMillis = config.connectTimeout().toMillis();
+      TlsConfig tls = connection.tls();
+      this.sslContext = tls == null ? null : SslContexts.create(tls);
+      this.verifyHostname = tls != null && tls.verifyHostname();
+      this.budget = new InboundBudget(connection.maxBufferedInboundBytes(), "client");
     }
-  }
-
-  /** The client builder's transport settings. */
-  public static final class Options {
-    public boolean allowNative = true;
-    public int ioThreads = 1;
-    public int connectTimeoutMillis = 3_000;
-    public int maxFrameSize = 16 * 1024 * 1024;
-    public int maxConcurrentCalls = 10_000;
-    public long keepAliveIntervalMillis = 30_000;
-    public long keepAliveTimeoutMillis = 10_000;
-    public long initialBackoffMillis = 1_000;
-    public long maxBackoffMillis = 120_000;
-    public long maxBufferedInboundBytes = InboundBudget.defaultLimit();
-    public TlsConfig tls;
   }
 
   private final EventLoopGroup group;
@@ -70,18 +59,15 @@ public final class ClientTransport {
   private final Set<ServerConnector> connectors = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
-  public ClientTransport(Options options) {
-    Transports transport = Transports.choose(options.allowNative);
-    this.settings = new Settings(options);
-    this.group = transport.newGroup(options.ioThreads, "rpcx-client-io");
+  public ClientTransport(ClientConfig config) {
+    ConnectionSettings connection = config.connection();
+    Transports transport = Transports.choose(connection.nativeTransport());
+    this.settings = new Settings(config);
+    this.group = transport.newGroup(connection.ioThreads(), "rpcx-client-io");
     this.bootstrap =
-        new Bootstrap()
-            .group(group)
-            .channel(transport.socketChannel())
-            .option(ChannelOption.ALLOCATOR, Transports.ALLOCATOR)
-            .option(ChannelOption.TCP_NODELAY, true)
-            .option(ChannelOption.SO_KEEPALIVE, true)
-            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis);
+        Bootstraps.client(
+            transport, group,
+            (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
   }
 
   /** A new channel to {@code host:port}; it connects on its first call. */

@@ -1,7 +1,6 @@
 package io.rpcx.core.internal.codec;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.lang.reflect.Array;
 import java.util.ArrayList;

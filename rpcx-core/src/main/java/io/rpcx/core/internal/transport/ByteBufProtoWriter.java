@@ -3,7 +3,6 @@ package io.rpcx.core.internal.transport;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.MessageLite;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.rpcx.core.internal.codec.ProtoWriter;
 import io.rpcx.core.internal.codec.WriteLimitException;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.rpcx.server.internal.dispatch;
 
+import io.rpcx.server.ExceptionLogging;
 import org.slf4j.Logger;
 import org.slf4j.event.Level;
 
@@ -23,6 +24,12 @@ public final class ExceptionLog {
     this.declaredTrace = declaredTrace;
     this.otherLevel = otherLevel;
     this.otherTrace = otherTrace;
+  }
+
+  /** The log configured by a server builder's {@code exceptionLogging(declared, other)}. */
+  public static ExceptionLog of(ExceptionLogging declared, ExceptionLogging other) {
+    return new ExceptionLog(
+        declared.level(), declared.includesStackTrace(), other.level(), other.includesStackTrace());
   }
 
   /** Logs that {@code method} threw {@code thrown} for the client at {@code client}. */

@@ -39,6 +39,7 @@ import javax.net.ssl.SSLException;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.rpcx.core.internal.transport.PrefaceHandler;
+import io.rpcx.core.internal.transport.TlsFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -188,7 +189,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     if (closing) {
       return;
     }
-    SSLException tls = tlsFailure(cause);
+    SSLException tls = TlsFailures.find(cause);
     if (tls != null) {
       closing = true;
       logger.warn("Closing connection from {}: TLS failed: {}", remoteAddress, tls.getMessage());
@@ -278,15 +279,6 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   @Override
   public PeerSchemas peerSchemas() {
     return peerSchemas;
-  }
-
-  private static SSLException tlsFailure(Throwable cause) {
-    for (Throwable t = cause; t != null; t = t.getCause()) {
-      if (t instanceof SSLException) {
-        return (SSLException) t;
-      }
-    }
-    return null;
   }
 
   @Override

@@ -3,20 +3,21 @@ package io.rpcx.server.internal.transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rpcx.core.StatusCode;
-import io.rpcx.core.TlsConfig;
+import io.rpcx.core.internal.config.ConnectionSettings;
+import io.rpcx.core.internal.transport.Bootstraps;
 import io.rpcx.core.internal.transport.FrameDecoder;
 import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.PrefaceHandler;
 import io.rpcx.core.internal.transport.SslContexts;
 import io.rpcx.core.internal.transport.Transports;
+import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,24 +34,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ServerTransport {
 
-  /** The server builder's transport settings. */
-  public static final class Options {
-    public boolean allowNative = true;
-    public int ioThreads = 1;
-    public int maxFrameSize = 16 * 1024 * 1024;
-    public long prefaceTimeoutMillis = 10_000;
-    public int maxConnections = 10_000;
-    public int maxConcurrentCallsPerConnection = 10_000;
-    public long idleTimeoutMillis = 600_000;
-    public long maxBufferedInboundBytes = InboundBudget.defaultLimit();
-    public TlsConfig tls;
-  }
-
   private final Transports transport;
   private final EventLoopGroup acceptor;
   private final EventLoopGroup workers;
   private final RequestDispatcher dispatcher;
-  private final Options options;
+  private final ServerConfig config;
   private final InboundBudget budget;
   private final SslContext sslContext;
   private final Set<ServerConnectionHandler> connections = ConcurrentHashMap.newKeySet();
@@ -58,26 +46,21 @@ public final class ServerTransport {
   private final AtomicInteger connectionCount = new AtomicInteger();
   private Channel listener;
 
-  public ServerTransport(Options options, RequestDispatcher dispatcher) {
-    this.options = options;
-    this.sslContext = options.tls == null ? null : SslContexts.create(options.tls);
-    this.transport = Transports.choose(options.allowNative);
+  public ServerTransport(ServerConfig config, RequestDispatcher dispatcher) {
+    ConnectionSettings connection = config.connection();
+    this.config = config;
+    this.sslContext = connection.tls() == null ? null : SslContexts.create(connection.tls());
+    this.transport = Transports.choose(connection.nativeTransport());
     this.acceptor = transport.newGroup(1, "rpcx-server-accept");
-    this.workers = transport.newGroup(options.ioThreads, "rpcx-server-io");
+    this.workers = transport.newGroup(connection.ioThreads(), "rpcx-server-io");
     this.dispatcher = dispatcher;
-    this.budget = new InboundBudget(options.maxBufferedInboundBytes, "server");
+    this.budget = new InboundBudget(connection.maxBufferedInboundBytes(), "server");
   }
 
   /** Binds and starts accepting; returns the bound address (with the real port if 0 was asked). */
   public InetSocketAddress bind(String host, int port) {
     ServerBootstrap bootstrap =
-        new ServerBootstrap()
-            .group(acceptor, workers)
-            .channel(transport.serverSocketChannel())
-            .option(ChannelOption.SO_BACKLOG, 1024)
-            .childOption(ChannelOption.ALLOCATOR, Transports.ALLOCATOR)
-            .childOption(ChannelOption.TCP_NODELAY, true)
-            .childOption(ChannelOption.SO_KEEPALIVE, true)
+        Bootstraps.server(transport, acceptor, workers)
             .childHandler(
                 new ChannelInitializer<SocketChannel>() {
                   @Override
@@ -87,8 +70,8 @@ public final class ServerTransport {
                         new ServerConnectionHandler(
                             ServerTransport.this,
                             dispatcher,
-                            options.maxFrameSize,
-                            options.maxConcurrentCallsPerConnection);
+                            config.connection().maxFrameSize(),
+                            config.connection().maxConcurrentCallsPerConnection());
                     InboundMeter meter =
                         budget.meter(
                             reason ->
@@ -100,12 +83,13 @@ public final class ServerTransport {
                       pipeline.addLast("tls", sslContext.newHandler(channel.alloc()));
                     }
                     pipeline
-                        .addLast("preface", PrefaceHandler.forServer(options.prefaceTimeoutMillis))
+                        .addLast("preface", PrefaceHandler.forServer(config.prefaceTimeout().toMillis()))
                         .addLast(
                             "idle",
                             new IdleStateHandler(
-                                options.idleTimeoutMillis, 0, 0, TimeUnit.MILLISECONDS))
-                        .addLast("frames", new FrameDecoder(options.maxFrameSize, meter))
+                                config.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
+                        .addLast(
+                            "frames", new FrameDecoder(config.connection().maxFrameSize(), meter))
                         .addLast("connection", connection);
                   }
                 });
@@ -132,7 +116,7 @@ public final class ServerTransport {
   /** Registers a new connection; false if it is over the connection limit. */
   boolean connectionOpened(ServerConnectionHandler connection) {
     connections.add(connection);
-    return connectionCount.incrementAndGet() <= options.maxConnections;
+    return connectionCount.incrementAndGet() <= config.maxConnections();
   }
 
   void connectionClosed(ServerConnectionHandler connection) {
@@ -145,7 +129,7 @@ public final class ServerTransport {
   }
 
   int maxConnections() {
-    return options.maxConnections;
+    return config.maxConnections();
   }
 
   /** Closes the listening socket: no new connections. */

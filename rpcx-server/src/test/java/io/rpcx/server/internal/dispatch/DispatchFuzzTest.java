@@ -9,7 +9,6 @@ import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
-import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.protocol.Payload;

@@ -1,0 +1,54 @@
+package io.rpcx.core.internal.config;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The argument checks both builders share, each failing with {@code "name: value (expected:
+ * ...)"} so that the message names the setting and the value given.
+ */
+public final class Checks {
+  private Checks() {}
+
+  /** {@code value}, if it is at least {@code min}. */
+  public static int atLeast(int value, int min, String name) {
+    if (value < min) {
+      throw new IllegalArgumentException(name + ": " + value + " (expected: >= " + min + ")");
+    }
+    return value;
+  }
+
+  /** {@code value}, if it is at least {@code min}. */
+  public static long atLeast(long value, long min, String name) {
+    if (value < min) {
+      throw new IllegalArgumentException(name + ": " + value + " (expected: >= " + min + ")");
+    }
+    return value;
+  }
+
+  /** {@code duration}, if it is longer than zero. */
+  public static Duration positive(Duration duration, String name) {
+    Objects.requireNonNull(duration, name);
+    if (duration.isNegative() || duration.isZero()) {
+      throw new IllegalArgumentException(name + ": " + duration + " (expected: > 0)");
+    }
+    return duration;
+  }
+
+  /** {@code duration}, if it is not negative. */
+  public static Duration nonNegative(Duration duration, String name) {
+    Objects.requireNonNull(duration, name);
+    if (duration.isNegative()) {
+      throw new IllegalArgumentException(name + ": " + duration + " (expected: >= 0)");
+    }
+    return duration;
+  }
+
+  /** A TCP port, 0 to 65535. */
+  public static int port(int port, String name) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException(name + ": " + port + " (expected: 0-65535)");
+    }
+    return port;
+  }
+}

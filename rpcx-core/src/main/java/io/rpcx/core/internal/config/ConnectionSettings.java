@@ -1,0 +1,123 @@
+package io.rpcx.core.internal.config;
+
+import io.rpcx.core.TlsConfig;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.transport.InboundBudget;
+import java.util.Objects;
+
+/**
+ * The connection settings a client and a server share: network threads, transport, TLS and the
+ * limits on what a peer may send. Built by {@link Builder}, which both public builders use, so the
+ * defaults and checks are written once. Immutable.
+ */
+public final class ConnectionSettings {
+  /** Default largest frame accepted or sent: 16 MiB. */
+  public static final int DEFAULT_MAX_FRAME_SIZE = 16 * 1024 * 1024;
+
+  /** Default calls in flight on one connection: 10,000. */
+  public static final int DEFAULT_MAX_CONCURRENT_CALLS = 10_000;
+
+  private final int ioThreads;
+  private final boolean nativeTransport;
+  private final int maxFrameSize;
+  private final int maxNestingDepth;
+  private final int maxConcurrentCallsPerConnection;
+  private final long maxBufferedInboundBytes;
+  private final TlsConfig tls;
+
+  private ConnectionSettings(Builder builder) {
+    this.ioThreads = builder.ioThreads;
+    this.nativeTransport = builder.nativeTransport;
+    this.maxFrameSize = builder.maxFrameSize;
+    this.maxNestingDepth = builder.maxNestingDepth;
+    this.maxConcurrentCallsPerConnection = builder.maxConcurrentCallsPerConnection;
+    this.maxBufferedInboundBytes = builder.maxBufferedInboundBytes;
+    this.tls = builder.tls;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Network threads. */
+  public int ioThreads() {
+    return ioThreads;
+  }
+
+  /** Whether a native transport may be used where one is available. */
+  public boolean nativeTransport() {
+    return nativeTransport;
+  }
+
+  /** Largest frame accepted or sent, in bytes. */
+  public int maxFrameSize() {
+    return maxFrameSize;
+  }
+
+  /** Deepest nesting of messages inside one received value. */
+  public int maxNestingDepth() {
+    return maxNestingDepth;
+  }
+
+  /** Calls in flight on one connection. */
+  public int maxConcurrentCallsPerConnection() {
+    return maxConcurrentCallsPerConnection;
+  }
+
+  /** Bytes held, over all connections, in frames received and not yet processed. */
+  public long maxBufferedInboundBytes() {
+    return maxBufferedInboundBytes;
+  }
+
+  /** TLS, or {@code null} for plaintext. */
+  public TlsConfig tls() {
+    return tls;
+  }
+
+  /** The settings being built; every setter checks its value. Not thread-safe. */
+  public static final class Builder {
+    private int ioThreads = Runtime.getRuntime().availableProcessors();
+    private boolean nativeTransport = true;
+    private int maxFrameSize = DEFAULT_MAX_FRAME_SIZE;
+    private int maxNestingDepth = DecodeContext.DEFAULT_MAX_DEPTH;
+    private int maxConcurrentCallsPerConnection = DEFAULT_MAX_CONCURRENT_CALLS;
+    private long maxBufferedInboundBytes = InboundBudget.defaultLimit();
+    private TlsConfig tls;
+
+    private Builder() {}
+
+    public void ioThreads(int ioThreads) {
+      this.ioThreads = Checks.atLeast(ioThreads, 1, "ioThreads");
+    }
+
+    public void nativeTransport(boolean nativeTransport) {
+      this.nativeTransport = nativeTransport;
+    }
+
+    public void maxFrameSize(int maxFrameSize) {
+      this.maxFrameSize = Checks.atLeast(maxFrameSize, 1024, "maxFrameSize");
+    }
+
+    public void maxNestingDepth(int maxNestingDepth) {
+      this.maxNestingDepth = Checks.atLeast(maxNestingDepth, 1, "maxNestingDepth");
+    }
+
+    public void maxConcurrentCallsPerConnection(int maxCalls) {
+      this.maxConcurrentCallsPerConnection =
+          Checks.atLeast(maxCalls, 1, "maxConcurrentCallsPerConnection");
+    }
+
+    public void maxBufferedInboundBytes(long bytes) {
+      this.maxBufferedInboundBytes = Checks.atLeast(bytes, 1L, "maxBufferedInboundBytes");
+    }
+
+    /** TLS settings, checked to be a server's or a client's by the caller. */
+    public void tls(TlsConfig tls) {
+      this.tls = Objects.requireNonNull(tls, "tls");
+    }
+
+    public ConnectionSettings build() {
+      return new ConnectionSettings(this);
+    }
+  }
+}

@@ -1,0 +1,320 @@
+package io.rpcx.server.internal.config;
+
+import io.rpcx.core.TlsConfig;
+import io.rpcx.core.discovery.ServiceEndpoint;
+import io.rpcx.core.discovery.ServiceRegistrar;
+import io.rpcx.core.internal.config.Checks;
+import io.rpcx.core.internal.config.ConnectionSettings;
+import io.rpcx.core.internal.config.TypeScan;
+import io.rpcx.server.ExceptionLogging;
+import io.rpcx.server.ServerInterceptor;
+import io.rpcx.server.internal.registration.Registration;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import org.slf4j.event.Level;
+
+/**
+ * Everything a server was configured with, checked once and immutable: what {@code
+ * RpcxServer.Builder} builds and the server's parts read. The builder writes into a {@link
+ * Builder}, whose setters check their values.
+ */
+public final class ServerConfig {
+  /** Default grace period of a stop: 10 seconds. */
+  public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(10);
+
+  private final ConnectionSettings connection;
+  private final String bindAddress;
+  private final int port;
+  private final ServiceRegistrar registrar;
+  private final String advertisedHost;
+  private final int advertisedPort;
+  private final Map<String, String> registrationMetadata;
+  private final List<Object> services;
+  private final List<String> serviceNames;
+  private final TypeScan scan;
+  private final Executor executor;
+  private final boolean direct;
+  private final int workerThreads;
+  private final int maxQueuedCalls;
+  private final int maxMetadataBytes;
+  private final Duration shutdownGracePeriod;
+  private final Duration prefaceTimeout;
+  private final int maxConnections;
+  private final Duration idleTimeout;
+  private final List<ServerInterceptor> interceptors;
+  private final ExceptionLogging declaredExceptionLogging;
+  private final ExceptionLogging otherExceptionLogging;
+
+  private ServerConfig(Builder builder) {
+    this.connection = builder.connection.build();
+    this.bindAddress = builder.bindAddress;
+    this.port = builder.port;
+    this.registrar = builder.registrar;
+    this.advertisedHost = builder.advertisedHost;
+    this.advertisedPort = builder.advertisedPort;
+    this.registrationMetadata = Collections.unmodifiableMap(new LinkedHashMap<>(builder.registrationMetadata));
+    this.services = List.copyOf(builder.services);
+    this.serviceNames = Collections.unmodifiableList(new ArrayList<>(builder.serviceNames));
+    this.scan = builder.scan;
+    this.executor = builder.executor;
+    this.direct = builder.direct;
+    this.workerThreads = builder.workerThreads;
+    this.maxQueuedCalls = builder.maxQueuedCalls;
+    this.maxMetadataBytes = builder.maxMetadataBytes;
+    this.shutdownGracePeriod = builder.shutdownGracePeriod;
+    this.prefaceTimeout = builder.prefaceTimeout;
+    this.maxConnections = builder.maxConnections;
+    this.idleTimeout = builder.idleTimeout;
+    this.interceptors = List.copyOf(builder.interceptors);
+    this.declaredExceptionLogging = builder.declaredExceptionLogging;
+    this.otherExceptionLogging = builder.otherExceptionLogging;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public ConnectionSettings connection() {
+    return connection;
+  }
+
+  public String bindAddress() {
+    return bindAddress;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** Where the services are announced, or {@code null}. */
+  public ServiceRegistrar registrar() {
+    return registrar;
+  }
+
+  /** The host announced to clients, or {@code null} to choose one. */
+  public String advertisedHost() {
+    return advertisedHost;
+  }
+
+  /** The port announced to clients, or 0 for the bound one. */
+  public int advertisedPort() {
+    return advertisedPort;
+  }
+
+  public Map<String, String> registrationMetadata() {
+    return registrationMetadata;
+  }
+
+  /** The implementations given to the builder, in order. */
+  public List<Object> services() {
+    return services;
+  }
+
+  /** The name each of {@link #services()} is published as, or {@code null} for its annotation's. */
+  public List<String> serviceNames() {
+    return serviceNames;
+  }
+
+  /** Where to look for more services. */
+  public TypeScan scan() {
+    return scan;
+  }
+
+  /** The user's executor for implementations, or {@code null}. */
+  public Executor executor() {
+    return executor;
+  }
+
+  /** Whether implementations run on the network threads. */
+  public boolean direct() {
+    return direct;
+  }
+
+  public int workerThreads() {
+    return workerThreads;
+  }
+
+  public int maxQueuedCalls() {
+    return maxQueuedCalls;
+  }
+
+  public int maxMetadataBytes() {
+    return maxMetadataBytes;
+  }
+
+  public Duration shutdownGracePeriod() {
+    return shutdownGracePeriod;
+  }
+
+  public Duration prefaceTimeout() {
+    return prefaceTimeout;
+  }
+
+  public int maxConnections() {
+    return maxConnections;
+  }
+
+  public Duration idleTimeout() {
+    return idleTimeout;
+  }
+
+  public List<ServerInterceptor> interceptors() {
+    return interceptors;
+  }
+
+  public ExceptionLogging declaredExceptionLogging() {
+    return declaredExceptionLogging;
+  }
+
+  public ExceptionLogging otherExceptionLogging() {
+    return otherExceptionLogging;
+  }
+
+  /** A configuration being built; every setter checks its value. Not thread-safe. */
+  public static final class Builder {
+    private final ConnectionSettings.Builder connection = ConnectionSettings.builder();
+    private String bindAddress = "0.0.0.0";
+    private int port;
+    private ServiceRegistrar registrar;
+    private String advertisedHost;
+    private int advertisedPort;
+    private final Map<String, String> registrationMetadata = new LinkedHashMap<>();
+    private final List<Object> services = new ArrayList<>();
+    private final List<String> serviceNames = new ArrayList<>();
+    private TypeScan scan = TypeScan.none();
+    private Executor executor;
+    private boolean direct;
+    private int workerThreads = 200;
+    private int maxQueuedCalls = 10_000;
+    private int maxMetadataBytes = 8 * 1024;
+    private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
+    private Duration prefaceTimeout = Duration.ofSeconds(10);
+    private int maxConnections = 10_000;
+    private Duration idleTimeout = Duration.ofMinutes(10);
+    private final List<ServerInterceptor> interceptors = new ArrayList<>();
+    private ExceptionLogging declaredExceptionLogging = ExceptionLogging.at(Level.DEBUG);
+    private ExceptionLogging otherExceptionLogging = ExceptionLogging.withStackTrace(Level.WARN);
+
+    private Builder() {}
+
+    /** The settings client and server share (threads, transport, TLS, limits). */
+    public ConnectionSettings.Builder connection() {
+      return connection;
+    }
+
+    public void exceptionLogging(ExceptionLogging declared, ExceptionLogging other) {
+      this.declaredExceptionLogging = Objects.requireNonNull(declared, "declared");
+      this.otherExceptionLogging = Objects.requireNonNull(other, "other");
+    }
+
+    public void maxConnections(int maxConnections) {
+      this.maxConnections = Checks.atLeast(maxConnections, 1, "maxConnections");
+    }
+
+    public void idleTimeout(Duration idleTimeout) {
+      this.idleTimeout = Checks.positive(idleTimeout, "idleTimeout");
+    }
+
+    public void tls(TlsConfig tls) {
+      Objects.requireNonNull(tls, "tls");
+      if (!tls.isServer()) {
+        throw new IllegalArgumentException("tls: a client configuration (expected: TlsConfig.server(...))");
+      }
+      connection.tls(tls);
+    }
+
+    public void intercept(ServerInterceptor interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+    }
+
+    public void registrar(ServiceRegistrar registrar) {
+      this.registrar = Objects.requireNonNull(registrar, "registrar");
+    }
+
+    public void advertise(String host) {
+      Objects.requireNonNull(host, "host");
+      ServiceEndpoint.of(host, 1); // checks the host
+      this.advertisedHost = host;
+    }
+
+    public void advertise(String host, int port) {
+      ServiceEndpoint.of(Objects.requireNonNull(host, "host"), port); // checks both
+      this.advertisedHost = host;
+      this.advertisedPort = port;
+    }
+
+    public void registrationMetadata(String key, String value) {
+      if (Registration.INSTANCE_KEY.equals(key)) {
+        throw new IllegalArgumentException(
+            "registrationMetadata: '" + Registration.INSTANCE_KEY + "' is set by the server (a new"
+                + " id at each start)");
+      }
+      Map<String, String> check = new LinkedHashMap<>(registrationMetadata);
+      check.put(key, value);
+      ServiceEndpoint.of("localhost", 1, check); // checks key and value
+      registrationMetadata.put(key, value);
+    }
+
+    public void bindAddress(String bindAddress) {
+      this.bindAddress = Objects.requireNonNull(bindAddress, "bindAddress");
+    }
+
+    public void port(int port) {
+      this.port = Checks.port(port, "port");
+    }
+
+    /** Publishes {@code implementation} as {@code name}, or under its annotation's if null. */
+    public void service(String name, Object implementation) {
+      services.add(Objects.requireNonNull(implementation, "implementation"));
+      serviceNames.add(name);
+    }
+
+    public void scan(String... packages) {
+      scan = scan.andPackages(packages);
+    }
+
+    public void classLoader(ClassLoader classLoader) {
+      scan = scan.withClassLoader(classLoader);
+    }
+
+    public void executor(Executor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      this.direct = false;
+    }
+
+    public void directExecutor() {
+      this.direct = true;
+      this.executor = null;
+    }
+
+    public void workerThreads(int workerThreads) {
+      this.workerThreads = Checks.atLeast(workerThreads, 1, "workerThreads");
+    }
+
+    public void maxQueuedCalls(int maxQueuedCalls) {
+      this.maxQueuedCalls = Checks.atLeast(maxQueuedCalls, 1, "maxQueuedCalls");
+    }
+
+    public void maxMetadataBytes(int maxMetadataBytes) {
+      this.maxMetadataBytes = Checks.atLeast(maxMetadataBytes, 0, "maxMetadataBytes");
+    }
+
+    public void shutdownGracePeriod(Duration shutdownGracePeriod) {
+      this.shutdownGracePeriod = Checks.nonNegative(shutdownGracePeriod, "shutdownGracePeriod");
+    }
+
+    public void prefaceTimeout(Duration prefaceTimeout) {
+      this.prefaceTimeout = Checks.nonNegative(prefaceTimeout, "prefaceTimeout");
+    }
+
+    public ServerConfig build() {
+      return new ServerConfig(this);
+    }
+  }
+}
