@@ -5,6 +5,7 @@ import io.rpcx.client.internal.call.CallOutcome;
 import io.rpcx.client.internal.call.CallRoute;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.ServerLink;
+import io.rpcx.client.internal.config.Ejection;
 import io.rpcx.client.internal.transport.Backoff;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,12 +21,12 @@ import org.slf4j.LoggerFactory;
  * One server as the balancers of a client see it, shared by every service it serves: its channel,
  * the calls in flight on it, and its health.
  *
- * <p>Health: after {@link Ejection#consecutiveFailures} calls in a row that could not reach it or
+ * <p>Health: after {@link Ejection#consecutiveFailures()} calls in a row that could not reach it or
  * timed out, the server is <em>ejected</em>: balancers give it no call while another server may
  * take one. It stays out at least its ejection time (a jittered backoff that grows when a server
  * is ejected again soon after it came back). From the moment it is ejected it is probed in the
  * background, never with a caller's call: a fresh connection, the RPCX handshake and a PING,
- * about every {@link Ejection#probeIntervalMillis} (±20%). The first probe answered after the
+ * about every {@link Ejection#probeIntervalMillis()} (±20%). The first probe answered after the
  * ejection time brings it back, with the probe's connection ready for the next call. So a server
  * that was killed and restarted takes calls again within about one probe interval of being ready
  * (RestartTest). A server
@@ -59,7 +60,7 @@ public final class Member implements CallRoute {
     this.channel = channel;
     this.ejection = ejection;
     this.scheduler = scheduler;
-    this.backoff = new Backoff(ejection.initialMillis, ejection.maxMillis);
+    this.backoff = new Backoff(ejection.initialMillis(), ejection.maxMillis());
   }
 
   @Override
@@ -107,7 +108,7 @@ public final class Member implements CallRoute {
         break;
       case UNAVAILABLE:
       case TIMED_OUT:
-        if (consecutiveFailures.incrementAndGet() >= ejection.consecutiveFailures) {
+        if (consecutiveFailures.incrementAndGet() >= ejection.consecutiveFailures()) {
           eject();
         }
         break;
@@ -123,7 +124,7 @@ public final class Member implements CallRoute {
         return; // already out; the calls that were in flight when it failed end here
       }
       long now = System.nanoTime();
-      if (now - recoveredAtNanos > TimeUnit.MILLISECONDS.toNanos(ejection.maxMillis)) {
+      if (now - recoveredAtNanos > TimeUnit.MILLISECONDS.toNanos(ejection.maxMillis())) {
         backoff.reset(); // it stayed in rotation long enough: not flapping
       }
       delay = backoff.nextDelayNanos();
@@ -143,7 +144,7 @@ public final class Member implements CallRoute {
 
   /** The interval between probes, ±20%. */
   private long probeInterval() {
-    long base = TimeUnit.MILLISECONDS.toNanos(ejection.probeIntervalMillis);
+    long base = TimeUnit.MILLISECONDS.toNanos(ejection.probeIntervalMillis());
     return (long) (base * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
   }
 

@@ -1,6 +1,7 @@
 package io.rpcx.client.internal.cluster;
 
 import io.rpcx.client.internal.call.ServerLink;
+import io.rpcx.client.internal.config.Ejection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;

@@ -2,7 +2,6 @@ package io.rpcx.client.internal.config;
 
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.client.LoadBalancing;
-import io.rpcx.client.internal.cluster.Ejection;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.discovery.ServiceDiscovery;
 import io.rpcx.core.discovery.ServiceEndpoint;

@@ -3,7 +3,6 @@ package io.rpcx.client.internal.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.rpcx.client.internal.call.CallOwner;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.core.BadRequestException;
@@ -12,7 +11,6 @@ import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.codec.PeerSchemas;
-import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
@@ -22,7 +20,6 @@ import io.rpcx.core.internal.transport.FrameOverLimitException;
 import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
-import io.rpcx.core.internal.transport.QueuedWrite;
 import io.rpcx.core.internal.transport.SchemaAnnouncements;
 import io.rpcx.core.internal.transport.WriteQueue;
 import java.io.IOException;
@@ -36,13 +33,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One persistent, multiplexed connection to a server, and the calls pending on it.
+ * One persistent, multiplexed connection to a server: its life from connecting through the RPCX
+ * handshake to draining (after GOAWAY or retirement) and closing, and the calls it carries.
  *
  * <p>Any thread may {@link #send} a call: the request is encoded on the caller's thread and queued;
- * the event loop registers it among the pending calls (an int-keyed map owned by this connection
- * and touched only by its event loop) and writes it, one flush per batch. Replies are matched by
- * request id. When the connection closes, every pending call fails at once; calls not yet written
- * fail as safe to retry.
+ * the event loop registers it among the {@link PendingCalls} (which time it) and writes it, one
+ * flush per batch. Replies are matched by request id. {@link KeepAlive} pings a silent server.
+ * When the connection closes, every pending call fails at once with what {@link CallFailures}
+ * says; calls not yet written fail as safe to retry.
  */
 final class ClientConnection implements CallOwner {
   private static final Logger logger = LoggerFactory.getLogger(ClientConnection.class);
@@ -54,9 +52,10 @@ final class ClientConnection implements CallOwner {
 
   private final ServerConnector connector;
   private final ClientTransport.Settings settings;
+  private final CallFailures failures;
   private final AtomicInteger ids = new AtomicInteger();
   /** Calls written and not yet answered, by request id; event loop only. */
-  private final PendingCalls<OutboundCall> pending = new PendingCalls<>();
+  private final PendingCalls pending = new PendingCalls();
   private final SchemaAnnouncements announcements = new SchemaAnnouncements();
   private final PeerSchemas peerSchemas = new PeerSchemas();
   private volatile Channel channel;
@@ -67,7 +66,7 @@ final class ClientConnection implements CallOwner {
   /** Calls are written as they are queued (the handshake is done); set on the event loop. */
   private volatile boolean writing;
   private InboundMeter meter;
-  private long lastReadNanos = System.nanoTime();
+  private final KeepAlive keepAlive;
   /**
    * For a probe's connection: completed when the server answers its PING; until then the
    * connection's failures are the probe's, and do not touch the connector's reconnect backoff.
@@ -76,12 +75,14 @@ final class ClientConnection implements CallOwner {
   private final long probeNonce = ThreadLocalRandom.current().nextLong();
 
   /**
-   * A connection not yet bound to a channel; see {@link ServerConnector}. A probe's connection ({@code
-   * probe}) pings the server once the handshake is done.
+   * A connection not yet bound to a channel; see {@link ServerConnector}. A probe's connection
+   * ({@code probe}) pings the server once the handshake is done.
    */
   ClientConnection(ServerConnector connector, ClientTransport.Settings settings, boolean probe) {
     this.connector = connector;
     this.settings = settings;
+    this.failures = new CallFailures(connector.address());
+    this.keepAlive = new KeepAlive(settings.keepAliveTimeoutMillis);
     this.probe = probe ? new CompletableFuture<>() : null;
   }
 
@@ -154,20 +155,16 @@ final class ClientConnection implements CallOwner {
       throw encodingFailed(call, e);
     }
     call.sizeHints().request(Frames.payloadSize(frame));
-    OutboundCall outbound = new OutboundCall(call, frame);
+    OutboundCall outbound = new OutboundCall(call, frame, this);
     if (call.needsTimer() && !writing) {
       // It may wait for the connection and its handshake longer than its timeout: time it from
-      // now. Once calls are written as they come, write() times them on the event loop instead,
-      // where that costs no wake-up.
+      // now. Once calls are written as they come, the pending calls time it on the event loop
+      // instead, where that costs no wake-up.
       try {
-        outbound.startDeadline();
+        outbound.startDeadline(channel.eventLoop());
       } catch (RejectedExecutionException e) { // the event loop is gone: the client is closing
         frame.release();
-        throw new UnavailableException(
-            call.model().displayName() + " was not sent to " + connector.address()
-                + ": the client is closed",
-            true,
-            null);
+        throw failures.notSentClientClosed(call);
       }
     }
     writes.enqueue(outbound);
@@ -178,76 +175,21 @@ final class ClientConnection implements CallOwner {
         "cannot encode the arguments of " + call.model().displayName() + ": " + e.getMessage(), e);
   }
 
-  /**
-   * A call and its encoded request: waiting in the write queue, then among the pending calls
-   * until it ends. An asynchronous call's deadline is a task on the event loop ({@link #run}),
-   * cancelled when the call ends otherwise.
-   */
-  private final class OutboundCall implements QueuedWrite, Runnable {
-    private final PendingCall call;
-    private final ByteBuf frame;
-    /** The scheduled timeout, or {@code null}; set before the call is queued, or on the loop. */
-    private ScheduledFuture<?> deadline;
-
-    OutboundCall(PendingCall call, ByteBuf frame) {
-      this.call = call;
-      this.frame = frame;
-    }
-
-    void startDeadline() {
-      deadline =
-          channel.eventLoop().schedule(this, Math.max(0, call.remainingNanos()), TimeUnit.NANOSECONDS);
-    }
-
-    void cancelDeadline() {
-      if (deadline != null) {
-        deadline.cancel(false);
-      }
-    }
-
-    /** The deadline passed: on the event loop. */
-    @Override
-    public void run() {
-      expired(this);
-    }
-
-    @Override
-    public void writeTo(Channel ignored) {
-      write(this);
-    }
-
-    @Override
-    public void abort(Throwable cause) {
-      frame.release();
-      cancelDeadline();
-      call.fail(
-          new UnavailableException(
-              call.model().displayName() + " was not sent to " + connector.address()
-                  + ": the client is closed",
-              true,
-              null));
-    }
-  }
-
   /** On the event loop: registers the call and writes its request. */
-  private void write(OutboundCall outbound) {
+  void write(OutboundCall outbound) {
     PendingCall call = outbound.call;
-    ByteBuf frame = outbound.frame;
     if (call.isFinished()) {
-      frame.release(); // timed out while waiting to be written
-      outbound.cancelDeadline();
+      outbound.discard(); // timed out while waiting to be written
       return;
     }
     if (state != ACTIVE) {
-      frame.release();
-      outbound.cancelDeadline();
-      call.fail(notSent(call));
+      outbound.discard();
+      call.fail(failures.notSent(call, closeCause));
       return;
     }
     int id = call.requestId();
     if (pending.size() >= settings.maxConcurrentCalls) {
-      frame.release();
-      outbound.cancelDeadline();
+      outbound.discard();
       call.fail(
           new ResourceExhaustedException(
               call.model().displayName() + " was not sent: " + pending.size()
@@ -256,37 +198,21 @@ final class ClientConnection implements CallOwner {
       return;
     }
     if (pending.contains(id)) {
-      frame.release();
-      outbound.cancelDeadline();
+      outbound.discard();
       call.fail(
           new InternalErrorException(
               "request id " + Integer.toUnsignedString(id)
                   + " is still in use on the connection to " + connector.address(), null));
       return;
     }
-    pending.put(id, outbound);
-    if (call.needsTimer() && outbound.deadline == null) {
-      outbound.startDeadline();
-    }
-    announcements.write(channel, call.model().parameterSchemas(), frame);
-  }
-
-  private RpcxException notSent(PendingCall call) {
-    RpcxException cause = closeCause;
-    return new UnavailableException(
-        call.model().displayName() + " was not sent to " + connector.address() + ": "
-            + (cause != null ? cause.getMessage() : "the connection is closed"),
-        true,
-        cause);
+    pending.add(outbound, channel.eventLoop());
+    announcements.write(channel, call.model().parameterSchemas(), outbound.frame);
   }
 
   /** On the event loop: the deadline of an asynchronous call passed before its reply came. */
-  private void expired(OutboundCall outbound) {
-    PendingCall call = outbound.call;
-    if (pending.get(call.requestId()) == outbound) {
-      pending.remove(call.requestId());
-    }
-    call.timeOut();
+  void expired(OutboundCall outbound) {
+    pending.expired(outbound);
+    outbound.call.timeOut();
     closeIfDrained();
   }
 
@@ -298,12 +224,8 @@ final class ClientConnection implements CallOwner {
     }
     current.eventLoop().execute(
         () -> {
-          OutboundCall outbound = pending.get(call.requestId());
-          if (outbound != null && outbound.call == call) {
-            pending.remove(call.requestId());
-            outbound.cancelDeadline();
-            closeIfDrained();
-          }
+          pending.abandoned(call, call.requestId());
+          closeIfDrained();
         });
   }
 
@@ -343,7 +265,9 @@ final class ClientConnection implements CallOwner {
   private void onConnectFailed(Throwable cause) {
     closeCause =
         new UnavailableException(
-            "cannot connect to " + connector.address() + ": " + describe(cause), true, cause);
+            "cannot connect to " + connector.address() + ": " + CallFailures.describe(cause),
+            true,
+            cause);
     state = CLOSED;
     if (probing()) {
       probe.completeExceptionally(closeCause);
@@ -387,7 +311,7 @@ final class ClientConnection implements CallOwner {
 
   /** Any frame arrived: the server is alive. */
   void onRead() {
-    lastReadNanos = System.nanoTime();
+    keepAlive.onRead();
   }
 
   /**
@@ -398,26 +322,23 @@ final class ClientConnection implements CallOwner {
     if (state == CLOSED) {
       return;
     }
-    long pingedAt = System.nanoTime();
-    channel.writeAndFlush(ControlFrames.ping(channel.alloc(), false, pingedAt));
-    channel.eventLoop().schedule(
+    keepAlive.onReadIdle(
+        channel,
         () -> {
-          if (lastReadNanos - pingedAt < 0 && state != CLOSED) {
-            logger.warn(
-                "Closing connection to {}: no answer to a keepalive ping within {} ms",
-                connector.address(),
-                settings.keepAliveTimeoutMillis);
-            closeWith(
-                new UnavailableException(
-                    "the server at " + connector.address() + " did not answer a keepalive ping"
-                        + " within " + settings.keepAliveTimeoutMillis
-                        + " ms (paused or unreachable)",
-                    false,
-                    null));
+          if (state == CLOSED) {
+            return;
           }
-        },
-        settings.keepAliveTimeoutMillis,
-        TimeUnit.MILLISECONDS);
+          logger.warn(
+              "Closing connection to {}: no answer to a keepalive ping within {} ms",
+              connector.address(),
+              keepAlive.timeoutMillis());
+          closeWith(
+              new UnavailableException(
+                  "the server at " + connector.address() + " did not answer a keepalive ping"
+                      + " within " + keepAlive.timeoutMillis() + " ms (paused or unreachable)",
+                  false,
+                  null));
+        });
   }
 
   void onReply(ByteBuf payloadBuffer) {
@@ -432,7 +353,7 @@ final class ClientConnection implements CallOwner {
               "malformed reply from " + connector.address() + ": " + e.getMessage(), e));
       return;
     }
-    OutboundCall outbound = pending.remove(envelope.requestId());
+    OutboundCall outbound = pending.answered(envelope.requestId());
     if (outbound == null) {
       payload.release();
       logger.debug(
@@ -441,7 +362,6 @@ final class ClientConnection implements CallOwner {
           Integer.toUnsignedString(envelope.requestId()));
       return;
     }
-    outbound.cancelDeadline();
     outbound.call.reply(envelope, payload);
     closeIfDrained();
   }
@@ -484,24 +404,18 @@ final class ClientConnection implements CallOwner {
     closeWith(
         handshakeDone
             ? new UnavailableException(
-                "the connection to " + connector.address() + " failed: " + describe(cause), false, cause)
-            : notAnRpcxServer(describe(cause)));
-  }
-
-  private UnavailableException notAnRpcxServer(String what) {
-    return new UnavailableException(
-        connector.address() + " closed the connection before completing the RPCX handshake"
-            + (what == null ? "" : " (" + what + ")")
-            + " (is it an RPCX server? does it require TLS?)",
-        true,
-        null);
+                "the connection to " + connector.address() + " failed: "
+                    + CallFailures.describe(cause),
+                false,
+                cause)
+            : failures.notAnRpcxServer(CallFailures.describe(cause)));
   }
 
   void onInactive() {
     int previous = state;
     state = CLOSED;
     if (!handshakeDone && closeCause == null) {
-      closeCause = notAnRpcxServer(null);
+      closeCause = failures.notAnRpcxServer(null);
     }
     if (probing()) {
       probe.completeExceptionally(
@@ -525,26 +439,9 @@ final class ClientConnection implements CallOwner {
     RpcxException cause = closeCause;
     List<OutboundCall> calls = pending.removeAll();
     for (OutboundCall outbound : calls) {
-      outbound.cancelDeadline();
-      outbound.call.fail(lostInFlight(outbound.call, cause, previous == DRAINING));
+      outbound.call.fail(
+          failures.lostInFlight(outbound.call, cause, handshakeDone, previous == DRAINING));
     }
-  }
-
-  /** The failure of a call that was written when the connection closed: it may have run. */
-  private RpcxException lostInFlight(PendingCall call, RpcxException cause, boolean wasDraining) {
-    if (!handshakeDone && cause instanceof UnavailableException) {
-      // The server never spoke RPCX on this connection, so it processed nothing.
-      return new UnavailableException(
-          call.model().displayName() + " was not processed: " + cause.getMessage(), true, cause);
-    }
-    String message =
-        "connection to " + connector.address() + " closed while " + call.model().displayName()
-            + " was in flight: "
-            + (cause == null || wasDraining ? "the connection was lost" : cause.getMessage());
-    if (cause == null || cause instanceof UnavailableException) {
-      return new UnavailableException(message, false, cause);
-    }
-    return Failures.of(cause.status(), message, "");
   }
 
   private void closeIfDrained() {
@@ -571,7 +468,9 @@ final class ClientConnection implements CallOwner {
           }
           closeCause =
               new UnavailableException(
-                  "the connection to " + connector.address() + " was retired: " + reason, true, null);
+                  "the connection to " + connector.address() + " was retired: " + reason,
+                  true,
+                  null);
           state = DRAINING;
           closeIfDrained();
         });
@@ -585,17 +484,9 @@ final class ClientConnection implements CallOwner {
     }
   }
 
-  static String describe(Throwable cause) {
-    Throwable root = cause;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    String message = root.getMessage();
-    if (message == null) {
-      return root.getClass().getSimpleName();
-    }
-    // Native transports prefix the system call: "finishConnect(..) failed with error(-111): ".
-    return message.replaceFirst("^\\w+\\(\\.\\.\\) failed with error\\(-?\\d+\\): ", "");
+  /** What calls on this connection fail with. */
+  CallFailures failures() {
+    return failures;
   }
 
   @Override

@@ -132,7 +132,7 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   private static String tlsProblem(Throwable cause) {
-    String problem = ClientConnection.describe(TlsFailures.find(cause));
+    String problem = CallFailures.describe(TlsFailures.find(cause));
     if (problem.contains("bad_certificate") || problem.contains("certificate_required")) {
       problem += " (the server requires a client certificate it trusts: mutual TLS needs"
           + " TlsConfig.client().keyPair(...))";
@@ -142,6 +142,7 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private void protocolError(String problem) {
     logger.warn("Closing connection to {}: the server {}", address, problem);
-    connection.closeWith(new InternalErrorException("the server at " + address + " " + problem, null));
+    connection.closeWith(
+        new InternalErrorException("the server at " + address + " " + problem, null));
   }
 }

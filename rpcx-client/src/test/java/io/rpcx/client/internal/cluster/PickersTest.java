@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rpcx.client.internal.call.CallOutcome;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.TestCalls;
+import io.rpcx.client.internal.config.Ejection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -146,7 +147,7 @@ class PickersTest {
     Member[] members = members(3);
     RingHashPicker ring = new RingHashPicker(members);
     Member home = ring.pick(TestCalls.call("load", "alice"), 0);
-    for (int i = 0; i < EJECTION.consecutiveFailures; i++) {
+    for (int i = 0; i < EJECTION.consecutiveFailures(); i++) {
       PendingCall call = TestCalls.call("load", "alice");
       home.start(call);
       home.ended(call, CallOutcome.UNAVAILABLE);

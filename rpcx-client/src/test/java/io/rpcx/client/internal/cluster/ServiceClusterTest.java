@@ -9,6 +9,7 @@ import io.rpcx.client.LoadBalancing;
 import io.rpcx.client.internal.call.CallOutcome;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.TestCalls;
+import io.rpcx.client.internal.config.Ejection;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.discovery.ServiceEndpoint;
 import java.util.ArrayList;

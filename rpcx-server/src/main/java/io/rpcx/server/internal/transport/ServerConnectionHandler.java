@@ -1,51 +1,39 @@
 package io.rpcx.server.internal.transport;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.protocol.FrameType;
-import io.rpcx.core.internal.protocol.ProtocolException;
-import io.rpcx.core.internal.protocol.ReplyWriter;
-import io.rpcx.core.internal.protocol.SchemaFrames;
-import io.rpcx.core.internal.protocol.SizeHints;
 import io.rpcx.core.internal.protocol.GoAway;
-import io.rpcx.core.internal.model.MethodModel;
-import io.rpcx.core.internal.transport.QueuedWrite;
-import io.rpcx.core.internal.transport.SchemaAnnouncements;
+import io.rpcx.core.internal.protocol.ProtocolException;
+import io.rpcx.core.internal.protocol.SchemaFrames;
 import io.rpcx.core.internal.transport.ControlFrames;
-import io.rpcx.core.internal.transport.FrameOverLimitException;
 import io.rpcx.core.internal.transport.FrameTooLargeException;
-import io.rpcx.core.internal.transport.FrameWrite;
 import io.rpcx.core.internal.transport.InboundMeter;
-import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.NettyPayload;
-import io.rpcx.core.internal.transport.WriteQueue;
+import io.rpcx.core.internal.transport.PrefaceHandler;
+import io.rpcx.core.internal.transport.TlsFailures;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
 import io.rpcx.server.internal.dispatch.ServerMethod;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
-import io.netty.handler.timeout.IdleState;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.rpcx.core.internal.transport.PrefaceHandler;
-import io.rpcx.core.internal.transport.TlsFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The server end of one connection: takes frames from the {@code FrameDecoder}, hands requests to
- * the dispatcher, answers pings, and writes replies through a batching {@link WriteQueue}. A peer
+ * the dispatcher, answers pings, and tells the client to go away when the server drains; replies
+ * go out through its {@link ReplySender}, under the limit its {@link CallsInFlight} keeps. A peer
  * that breaks the protocol is told why (GOAWAY), logged once, and disconnected; other connections
  * are not affected.
  */
@@ -56,16 +44,14 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private final ServerTransport transport;
   private final RequestDispatcher dispatcher;
   private final int maxFrameSize;
-  private final int maxConcurrentCalls;
-  private final AtomicInteger callsInFlight = new AtomicInteger();
+  private final CallsInFlight callsInFlight;
   private InboundMeter meter;
   private Channel channel;
-  private WriteQueue writes;
+  private ReplySender replies;
   private String remoteAddress = "?";
   private volatile String drainReason;
   /** The client sent GOAWAY; the connection closes when no call is in flight. */
   private volatile boolean clientGoingAway;
-  private final AtomicBoolean closeScheduled = new AtomicBoolean();
   private volatile StatusCode drainCode = StatusCode.OK;
   /** Both prefaces were exchanged: frames may follow. Event loop only. */
   private boolean handshakeDone;
@@ -73,7 +59,6 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private boolean goAwaySent;
   private boolean closing;
   private boolean overConnectionLimit;
-  private final SchemaAnnouncements announcements = new SchemaAnnouncements();
   private final PeerSchemas peerSchemas = new PeerSchemas();
 
   ServerConnectionHandler(
@@ -84,7 +69,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     this.transport = transport;
     this.dispatcher = dispatcher;
     this.maxFrameSize = maxFrameSize;
-    this.maxConcurrentCalls = maxConcurrentCalls;
+    this.callsInFlight = new CallsInFlight(maxConcurrentCalls);
   }
 
   /** Where requests received and not yet decoded are counted; set before the channel starts. */
@@ -95,7 +80,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     channel = ctx.channel();
-    writes = new WriteQueue(channel, true);
+    replies = new ReplySender(channel, maxFrameSize);
     remoteAddress = String.valueOf(channel.remoteAddress());
     overConnectionLimit = !transport.connectionOpened(this);
     String shuttingDown = transport.goAwayReason();
@@ -124,7 +109,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
       }
     } else if (event instanceof IdleStateEvent
         && ((IdleStateEvent) event).state() == IdleState.READER_IDLE
-        && callsInFlight.get() == 0) {
+        && callsInFlight.count() == 0) {
       logger.debug("Closing connection from {}: idle", remoteAddress);
       ctx.close();
     }
@@ -158,7 +143,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
         }
         long data = frame.readLong();
         frame.release();
-        writes.enqueue(new FrameWrite(ControlFrames.ping(channel.alloc(), true, data)));
+        replies.sendControl(ControlFrames.ping(channel.alloc(), true, data));
         break;
       case FrameType.SCHEMA:
         try {
@@ -213,67 +198,12 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
 
   @Override
   public void sendValue(int requestId, ServerMethod method, Object value) throws CodecException {
-    MethodModel model = method.model();
-    SizeHints hints = method.sizeHints();
-    ByteBuf frame;
-    try {
-      frame =
-          Frames.encode(
-              channel.alloc(), FrameType.REPLY, hints.reply(), maxFrameSize,
-              out ->
-                  hints.replyValue(
-                      ReplyWriter.writeValue(
-                          out, requestId, model.resultCodec(), value, hints.replyValue())));
-    } catch (FrameOverLimitException e) {
-      sendError(
-          requestId,
-          StatusCode.RESOURCE_EXHAUSTED,
-          "the reply is over the frame limit of " + maxFrameSize + " bytes",
-          "");
-      return;
-    } catch (IOException | RuntimeException e) {
-      throw e instanceof CodecException
-          ? (CodecException) e
-          : new CodecException(String.valueOf(e.getMessage()), e);
-    }
-    hints.reply(Frames.payloadSize(frame));
-    writes.enqueue(
-        model.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, model));
+    replies.sendValue(requestId, method, value);
   }
 
   @Override
   public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
-    ByteBuf frame;
-    try {
-      frame =
-          Frames.encode(
-              channel.alloc(), FrameType.REPLY, 64 + message.length(), Integer.MAX_VALUE,
-              out -> ReplyWriter.writeError(out, requestId, code, message, exceptionClass));
-    } catch (IOException e) { // writeError does no I/O; an error reply is plain fields
-      throw new UncheckedIOException(e);
-    }
-    writes.enqueue(new FrameWrite(frame));
-  }
-
-  /** A reply whose result types need their SCHEMA sent first on this connection. */
-  private final class ReplyWrite implements QueuedWrite {
-    private final ByteBuf frame;
-    private final MethodModel method;
-
-    ReplyWrite(ByteBuf frame, MethodModel method) {
-      this.frame = frame;
-      this.method = method;
-    }
-
-    @Override
-    public void writeTo(Channel channel) {
-      announcements.write(channel, method.resultSchemas(), frame);
-    }
-
-    @Override
-    public void abort(Throwable cause) {
-      frame.release();
-    }
+    replies.sendError(requestId, code, message, exceptionClass);
   }
 
   @Override
@@ -288,21 +218,13 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
 
   @Override
   public boolean tryStartCall() {
-    while (true) {
-      int current = callsInFlight.get();
-      if (current >= maxConcurrentCalls) {
-        return false;
-      }
-      if (callsInFlight.compareAndSet(current, current + 1)) {
-        return true;
-      }
-    }
+    return callsInFlight.tryStart();
   }
 
   @Override
   public void callFinished() {
-    if (callsInFlight.decrementAndGet() == 0 && clientGoingAway) {
-      closeOnceWritten();
+    if (callsInFlight.finish() && clientGoingAway) {
+      replies.closeOnceWritten();
     }
   }
 
@@ -317,37 +239,19 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
         remoteAddress,
         goAway.code(),
         goAway.message(),
-        callsInFlight.get());
+        callsInFlight.count());
     if (drainReason == null) {
       drainReason = "the client sent GOAWAY, promising no more calls on this connection";
     }
     clientGoingAway = true;
-    if (callsInFlight.get() == 0) {
-      closeOnceWritten();
+    if (callsInFlight.count() == 0) {
+      replies.closeOnceWritten();
     }
-  }
-
-  /** Closes the connection after every reply queued so far is written, once. */
-  private void closeOnceWritten() {
-    if (!closeScheduled.compareAndSet(false, true)) {
-      return;
-    }
-    writes.enqueue(
-        new QueuedWrite() {
-          @Override
-          public void writeTo(Channel channel) {
-            // Completes after every write before it: then nothing is left to send.
-            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-          }
-
-          @Override
-          public void abort(Throwable cause) {}
-        });
   }
 
   @Override
   public int maxConcurrentCalls() {
-    return maxConcurrentCalls;
+    return callsInFlight.limit();
   }
 
   @Override

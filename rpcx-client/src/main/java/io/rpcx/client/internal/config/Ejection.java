@@ -1,23 +1,19 @@
-package io.rpcx.client.internal.cluster;
+package io.rpcx.client.internal.config;
 
 /**
  * When a server that keeps failing is taken out of rotation: after {@code consecutiveFailures}
  * calls in a row that could not reach it or timed out, for at least a backoff that starts at
  * {@code initialMillis} and grows 1.6 times each time it is ejected again within {@code maxMillis}
  * of coming back, up to {@code maxMillis}, each randomized by ±20%. Meanwhile it is probed in the
- * background every {@link #probeIntervalMillis}: the initial ejection time, at most {@value
- * #MAX_PROBE_INTERVAL_MILLIS} ms, so that a restarted server is found again quickly. Immutable.
+ * background every {@link #probeIntervalMillis()}: the initial ejection time, at most {@value
+ * #MAX_PROBE_INTERVAL_MILLIS} ms, so that a restarted server is found again quickly.
  */
-public final class Ejection {
+public record Ejection(int consecutiveFailures, long initialMillis, long maxMillis) {
   /** The longest interval between two probes of an ejected server. */
-  static final long MAX_PROBE_INTERVAL_MILLIS = 500;
+  public static final long MAX_PROBE_INTERVAL_MILLIS = 500;
 
-  final int consecutiveFailures;
-  final long initialMillis;
-  final long maxMillis;
-  final long probeIntervalMillis;
-
-  public Ejection(int consecutiveFailures, long initialMillis, long maxMillis) {
+  /** Checks the values. */
+  public Ejection {
     if (consecutiveFailures < 1) {
       throw new IllegalArgumentException(
           "consecutiveFailures: " + consecutiveFailures + " (expected: >= 1)");
@@ -27,9 +23,10 @@ public final class Ejection {
           "ejection backoff: " + initialMillis + " ms to " + maxMillis
               + " ms (expected: 1 <= initial <= max)");
     }
-    this.consecutiveFailures = consecutiveFailures;
-    this.initialMillis = initialMillis;
-    this.maxMillis = maxMillis;
-    this.probeIntervalMillis = Math.min(initialMillis, MAX_PROBE_INTERVAL_MILLIS);
+  }
+
+  /** How often an ejected server is probed. */
+  public long probeIntervalMillis() {
+    return Math.min(initialMillis, MAX_PROBE_INTERVAL_MILLIS);
   }
 }
