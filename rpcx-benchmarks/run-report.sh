@@ -4,7 +4,8 @@
 # docs/benchmarks/summary.md. About 3 hours on 2 cores (targets ~25 min, matrix ~80, codec ~6,
 # stress-quick ~8, stress-990 ~40); run it on an otherwise idle machine.
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
-#   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order)
+#   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order; also
+#     "observability", ~10 min, not in the default list)
 #   MATRIX_ARGS="-f 1 -wi 2 -w 3s -i 3 -r 4s" (default) JMH lengths of the matrix phase
 #   STRESS_RUNS=10 (default, the paper's) runs per cell of stress-990, the first dropped
 set -euo pipefail
@@ -48,6 +49,13 @@ for phase in $phases; do
       jmh targets-bytes1m-1t 'ThroughputBenchmark.threads001' -p workload=bytes1m \
         -p system=rpcx,netty -f 3 -wi 3 -w 3s -i 5 -r 3s
       ;;
+    observability)
+      # What observing calls costs: rpcx-micrometer on both sides with a Prometheus registry, its
+      # meters and its observations, then Micrometer Tracing on the OpenTelemetry SDK, sampled and
+      # unsampled (docs/OBSERVABILITY.md).
+      jmh observability-echo16-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
+        -p system=rpcx,rpcx-meters,rpcx-metrics,rpcx-tracing,rpcx-tracing-unsampled -f 3 -wi 3 -w 3s -i 5 -r 3s
+      ;;
     matrix)
       # Every system x workload x thread count, throughput and latency, 1 fork each.
       jmh matrix-payloads '(Throughput|Latency)Benchmark' \
@@ -86,7 +94,8 @@ shopt -s nullglob
 for json in "$out"/jmh-*.json; do
   gzip -f "$json"
 done
-files=("$out"/jmh-matrix-*.json.gz "$out"/jmh-codec*.json.gz "$out"/jmh-targets-*.json.gz)
+files=("$out"/jmh-matrix-*.json.gz "$out"/jmh-codec*.json.gz "$out"/jmh-targets-*.json.gz
+  "$out"/jmh-observability-*.json.gz)
 if ((${#files[@]})); then
   java -cp "$jar" io.rpcx.benchmarks.report.JmhSummary "${files[@]}" > "$out/summary.md"
   echo "tables: $out/summary.md"

@@ -9,6 +9,7 @@ import io.rpcx.client.internal.cluster.Member;
 import io.rpcx.client.internal.cluster.Members;
 import io.rpcx.client.internal.cluster.ServiceCluster;
 import io.rpcx.client.internal.config.ClientConfig;
+import io.rpcx.client.internal.proxy.ClientInterfaces;
 import io.rpcx.client.internal.proxy.ProxyFactory;
 import io.rpcx.client.internal.transport.ClientTransport;
 import io.rpcx.core.TlsConfig;
@@ -58,22 +59,30 @@ public final class RpcxClient implements AutoCloseable {
   private final ClientTransport transport;
   private final CallbackPool callbacks;
   private final ProxyFactory proxies;
+  private final Members members;
+  private final RetryPolicy retries;
   private volatile boolean closed;
 
   private RpcxClient(ClientConfig config) {
+    ClientInterfaces interfaces = ClientInterfaces.check(config); // before any thread starts
     this.transport = new ClientTransport(config);
     this.callbacks = CallbackPool.of(config.callbackExecutor());
     try {
-      Members members = new Members(transport::open, config.ejection(), transport.scheduler());
-      RetryPolicy retries =
+      this.members = new Members(transport::open, config.ejection(), transport.scheduler());
+      this.retries =
           new RetryPolicy(
               config.maxAttempts(),
               new RetryBudget(config.retryRatio(), config.minRetriesPerSecond()));
       this.proxies =
-          new ProxyFactory(config, members, new Completions(callbacks.executor()), retries);
+          new ProxyFactory(
+              config, interfaces, members, new Completions(callbacks.executor()), retries);
     } catch (RuntimeException e) {
-      transport.close();
-      callbacks.shutdown();
+      try {
+        transport.close();
+        callbacks.shutdown();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
       throw e;
     }
   }
@@ -81,6 +90,31 @@ public final class RpcxClient implements AutoCloseable {
   /** A builder of a client. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** What the client is doing, read live: calls in flight, connections, retries, ejections. */
+  public ClientStats stats() {
+    return new ClientStats() {
+      @Override
+      public int callsInFlight() {
+        return transport.callsInFlight();
+      }
+
+      @Override
+      public int openConnections() {
+        return transport.openConnections();
+      }
+
+      @Override
+      public long retries() {
+        return retries.retries();
+      }
+
+      @Override
+      public long ejections() {
+        return members.ejections();
+      }
+    };
   }
 
   /**
@@ -195,6 +229,15 @@ public final class RpcxClient implements AutoCloseable {
      */
     public Builder metadata(String key, String value) {
       config.metadata(key, value);
+      return this;
+    }
+
+    /**
+     * Adds an interceptor, told of every attempt of every call before it is sent and when it ends,
+     * after those added before it (and before them at the end).
+     */
+    public Builder intercept(ClientInterceptor interceptor) {
+      config.intercept(interceptor);
       return this;
     }
 

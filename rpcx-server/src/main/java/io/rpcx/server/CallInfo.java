@@ -1,7 +1,10 @@
 package io.rpcx.server;
 
+import io.rpcx.core.RpcxContext;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a {@link ServerInterceptor} knows about a call before its arguments are decoded. Valid for
@@ -23,4 +26,17 @@ public interface CallInfo {
 
   /** The client's address. */
   String remoteAddress();
+
+  /**
+   * The time left before the client's timeout for the call runs out (negative once it has), or
+   * empty if the client set none. RPCX calls made while serving the call end by then.
+   */
+  Optional<Duration> timeRemaining();
+
+  /**
+   * The call's context, which is current while the interceptors and the implementation run. An
+   * interceptor can run the rest of the chain in a context with more values: {@code try (var
+   * scope = call.context().with(KEY, value).attach()) { return next.proceed(); }}.
+   */
+  RpcxContext context();
 }

@@ -78,6 +78,8 @@ public final class RpcxServer implements AutoCloseable {
   private final Workers workers;
   private State state = State.NEW;
   private ServerTransport transport;
+  /** Set once the server started; read by {@link #stats()} from any thread. */
+  private volatile RequestDispatcher dispatcher;
   private InetSocketAddress address;
   private Registration registration;
 
@@ -106,7 +108,7 @@ public final class RpcxServer implements AutoCloseable {
       throw new IllegalStateException("the server was already started (state: " + state + ")");
     }
     try {
-      RequestDispatcher dispatcher =
+      dispatcher =
           new RequestDispatcher(
               services,
               workers.executor(),
@@ -114,7 +116,8 @@ public final class RpcxServer implements AutoCloseable {
               config.maxMetadataBytes(),
               config.connection().maxNestingDepth(),
               config.interceptors(),
-              ExceptionLog.of(config.declaredExceptionLogging(), config.otherExceptionLogging()));
+              ExceptionLog.of(config.declaredExceptionLogging(), config.otherExceptionLogging()),
+              config.refusalListeners());
       transport = new ServerTransport(config, dispatcher);
       address = transport.bind(config.bindAddress(), config.port());
       state = State.RUNNING;
@@ -166,6 +169,32 @@ public final class RpcxServer implements AutoCloseable {
   /** Client connections currently open. */
   public synchronized int connectionCount() {
     return transport == null ? 0 : transport.connectionCount();
+  }
+
+  /** What the server is doing, read live: connections, calls in flight and queued, refusals. */
+  public ServerStats stats() {
+    return new ServerStats() {
+      @Override
+      public int openConnections() {
+        return connectionCount();
+      }
+
+      @Override
+      public int callsInFlight() {
+        return tracker.inFlight();
+      }
+
+      @Override
+      public int queuedCalls() {
+        return workers.queuedCalls();
+      }
+
+      @Override
+      public long refusedCalls() {
+        RequestDispatcher current = dispatcher;
+        return current == null ? 0 : current.refusedCalls();
+      }
+    };
   }
 
   /** Stops the server gracefully, waiting at most the builder's grace period (default 10 s). */
@@ -352,6 +381,15 @@ public final class RpcxServer implements AutoCloseable {
      */
     public Builder intercept(ServerInterceptor interceptor) {
       config.intercept(interceptor);
+      return this;
+    }
+
+    /**
+     * Adds a listener told of every call refused before the interceptors run: unknown methods,
+     * overload, a server going away, callers whose timeout passed before the call could start.
+     */
+    public Builder refusalListener(RefusalListener listener) {
+      config.refusalListener(listener);
       return this;
     }
 

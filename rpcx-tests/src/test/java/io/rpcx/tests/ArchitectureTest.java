@@ -22,7 +22,7 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
-import io.rpcx.tests.architecture.LeakyApi;
+import io.rpcx.tests.architecture.Leaks;
 import io.rpcx.tests.architecture.a.CycleA;
 import io.rpcx.tests.architecture.b.CycleB;
 import java.util.ArrayList;
@@ -34,10 +34,11 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The package rules of the library jars (annotations, core, client, server, ZooKeeper registry),
- * checked on their compiled classes: what a user may depend on, and which way the packages depend
- * on each other (docs/ARCHITECTURE.md draws them). Each rule is also shown to catch a class that
- * breaks it, so that none passes for want of anything to check.
+ * The package rules of the library jars (annotations, core, client, server, ZooKeeper registry,
+ * Micrometer and OpenTelemetry instrumentation), checked on their compiled classes: what a user
+ * may depend on, and which way the packages depend on each other (docs/ARCHITECTURE.md draws
+ * them). Each rule is also shown to catch a class that breaks it, so that none passes for want of
+ * anything to check.
  */
 class ArchitectureTest {
 
@@ -51,7 +52,9 @@ class ArchitectureTest {
               "io.rpcx.core",
               "io.rpcx.client",
               "io.rpcx.server",
-              "io.rpcx.registry");
+              "io.rpcx.registry",
+              "io.rpcx.micrometer",
+              "io.rpcx.opentelemetry");
 
   /**
    * The types a user may name: public, outside every {@code internal} package, and nested (if at
@@ -62,9 +65,14 @@ class ArchitectureTest {
       """
       io.rpcx.annotation.Idempotent
       io.rpcx.annotation.Method
+      io.rpcx.annotation.OwnDeadline
       io.rpcx.annotation.RPCXClient
       io.rpcx.annotation.RPCXServer
       io.rpcx.annotation.RoutingKey
+      io.rpcx.client.CallResult
+      io.rpcx.client.ClientCall
+      io.rpcx.client.ClientInterceptor
+      io.rpcx.client.ClientStats
       io.rpcx.client.EndpointStatus
       io.rpcx.client.EndpointStatus$State
       io.rpcx.client.LoadBalancing
@@ -77,6 +85,9 @@ class ArchitectureTest {
       io.rpcx.core.NotFoundException
       io.rpcx.core.RemoteFailureException
       io.rpcx.core.ResourceExhaustedException
+      io.rpcx.core.RpcxContext
+      io.rpcx.core.RpcxContext$Key
+      io.rpcx.core.RpcxContext$Scope
       io.rpcx.core.RpcxException
       io.rpcx.core.StatusCode
       io.rpcx.core.TlsConfig
@@ -91,15 +102,34 @@ class ArchitectureTest {
       io.rpcx.core.discovery.ServiceRegistrar$Registration
       io.rpcx.core.discovery.StaticDiscovery
       io.rpcx.core.discovery.StaticDiscovery$Builder
+      io.rpcx.micrometer.DefaultRpcxClientObservationConvention
+      io.rpcx.micrometer.DefaultRpcxServerObservationConvention
+      io.rpcx.micrometer.RpcxClientContext
+      io.rpcx.micrometer.RpcxClientMeters
+      io.rpcx.micrometer.RpcxClientMetrics
+      io.rpcx.micrometer.RpcxClientObservationConvention
+      io.rpcx.micrometer.RpcxClientObservations
+      io.rpcx.micrometer.RpcxKeys
+      io.rpcx.micrometer.RpcxServerContext
+      io.rpcx.micrometer.RpcxServerMeters
+      io.rpcx.micrometer.RpcxServerMetrics
+      io.rpcx.micrometer.RpcxServerObservationConvention
+      io.rpcx.micrometer.RpcxServerObservations
+      io.rpcx.opentelemetry.RpcxAttributes
+      io.rpcx.opentelemetry.RpcxClientTelemetry
+      io.rpcx.opentelemetry.RpcxServerTelemetry
       io.rpcx.registry.zookeeper.ZooKeeperRegistry
       io.rpcx.registry.zookeeper.ZooKeeperRegistry$Builder
       io.rpcx.server.CallInfo
       io.rpcx.server.ExceptionLogging
+      io.rpcx.server.RefusalListener
+      io.rpcx.server.RefusedCall
       io.rpcx.server.RpcxServer
       io.rpcx.server.RpcxServer$Builder
       io.rpcx.server.ServerInterceptor
       io.rpcx.server.ServerInterceptor$Next
       io.rpcx.server.ServerInterceptors
+      io.rpcx.server.ServerStats
       """;
 
   /**
@@ -168,7 +198,9 @@ class ArchitectureTest {
             "io.rpcx.client.internal.transport.ClientConnection",
             "io.rpcx.server.RpcxServer",
             "io.rpcx.server.internal.transport.ServerConnectionHandler",
-            "io.rpcx.registry.zookeeper.ZooKeeperRegistry")) {
+            "io.rpcx.registry.zookeeper.ZooKeeperRegistry",
+            "io.rpcx.micrometer.RpcxClientObservations",
+            "io.rpcx.opentelemetry.RpcxServerTelemetry")) {
       assertTrue(LIBRARY.contain(name), name + " was not imported");
     }
   }
@@ -212,11 +244,31 @@ class ArchitectureTest {
   void eachRuleCatchesAClassThatBreaksIt() {
     JavaClasses offenders =
         new ClassFileImporter()
-            .importClasses(LeakyApi.class, NettyOutsideTransport.class, CycleA.class, CycleB.class);
+            .importClasses(
+                Leaks.ReturnType.class, NettyOutsideTransport.class, CycleA.class, CycleB.class);
     assertTrue(NETTY_ONLY_IN_TRANSPORT.evaluate(offenders).hasViolation());
     assertTrue(API_SIGNATURES_NAME_NO_INTERNAL_TYPE.evaluate(offenders).hasViolation());
     assertTrue(ONLY_ENTRY_TYPES_USE_INTERNALS.evaluate(offenders).hasViolation());
     assertTrue(NO_CYCLES.evaluate(offenders).hasViolation());
+  }
+
+  @Test
+  void theApiRuleLooksAtEveryPartOfASignature() {
+    for (Class<?> leak :
+        List.of(
+            Leaks.ReturnType.class,
+            Leaks.ParameterType.class,
+            Leaks.TypeArgument.class,
+            Leaks.FieldType.class,
+            Leaks.ThrowsClause.class,
+            Leaks.Supertype.class,
+            Leaks.ProtectedMember.class)) {
+      assertTrue(
+          API_SIGNATURES_NAME_NO_INTERNAL_TYPE
+              .evaluate(new ClassFileImporter().importClasses(leak))
+              .hasViolation(),
+          leak.getSimpleName() + " was not caught");
+    }
   }
 
   /** A class outside the transport packages that holds a Netty buffer. */

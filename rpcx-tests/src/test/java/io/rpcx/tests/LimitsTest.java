@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
 import io.rpcx.annotation.RPCXClient;
+import io.rpcx.client.ClientCall;
+import io.rpcx.client.ClientInterceptor;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.BadRequestException;
 import io.rpcx.core.ResourceExhaustedException;
@@ -139,6 +141,33 @@ class LimitsTest {
         RpcxClient.builder().target("127.0.0.1", server.port()).metadata("note", "x".repeat(500)).build()) {
       ResourceExhaustedException e =
           assertThrows(ResourceExhaustedException.class, () -> client.create(EchoService.class).echo("x"));
+      assertTrue(e.getMessage().endsWith("request metadata exceeds 100 bytes"), e.getMessage());
+    } finally {
+      server.stop();
+    }
+  }
+
+  @Test
+  void tooMuchMetadataFromAClientInterceptorIsRefusedTheSameWay() throws Exception {
+    RpcxServer server =
+        RpcxServer.builder()
+            .bindAddress("127.0.0.1")
+            .service(new EchoService.Impl())
+            .maxMetadataBytes(100)
+            .build()
+            .start();
+    ClientInterceptor verbose =
+        new ClientInterceptor() {
+          @Override
+          public void onStart(ClientCall call) {
+            call.putMetadata("note", "x".repeat(500));
+          }
+        };
+    try (RpcxClient client =
+        RpcxClient.builder().target("127.0.0.1", server.port()).intercept(verbose).build()) {
+      EchoService echo = client.create(EchoService.class);
+      ResourceExhaustedException e =
+          assertThrows(ResourceExhaustedException.class, () -> echo.echo("x"));
       assertTrue(e.getMessage().endsWith("request metadata exceeds 100 bytes"), e.getMessage());
     } finally {
       server.stop();

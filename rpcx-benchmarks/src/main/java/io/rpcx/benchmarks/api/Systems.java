@@ -4,6 +4,7 @@ import io.rpcx.benchmarks.dubbo.DubboSystem;
 import io.rpcx.benchmarks.feign.FeignSystem;
 import io.rpcx.benchmarks.grpc.GrpcSystem;
 import io.rpcx.benchmarks.netty.NettySystem;
+import io.rpcx.benchmarks.rpcx.Observability;
 import io.rpcx.benchmarks.rpcx.RpcxSystem;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,6 +33,10 @@ public final class Systems {
     register(new NettySystem());
     register(RpcxSystem.withWorkerPool());
     register(RpcxSystem.onEventLoop());
+    register(RpcxSystem.observed(Observability.METERS));
+    register(RpcxSystem.observed(Observability.METRICS));
+    register(RpcxSystem.observed(Observability.TRACING));
+    register(RpcxSystem.observed(Observability.TRACING_UNSAMPLED));
   }
 
   private Systems() {}

@@ -8,41 +8,63 @@ import io.rpcx.benchmarks.api.Workload;
 import io.rpcx.benchmarks.model.Message;
 import io.rpcx.benchmarks.model.OrderInfo;
 import io.rpcx.client.RpcxClient;
+import io.rpcx.micrometer.RpcxClientMeters;
+import io.rpcx.micrometer.RpcxClientMetrics;
+import io.rpcx.micrometer.RpcxClientObservations;
+import io.rpcx.micrometer.RpcxServerMeters;
+import io.rpcx.micrometer.RpcxServerMetrics;
+import io.rpcx.micrometer.RpcxServerObservations;
 import io.rpcx.server.RpcxServer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * RPCX itself: an {@link RpcxServer} on 127.0.0.1 at an ephemeral port publishing {@link
  * BenchServiceImpl}, and an {@link RpcxClient} proxy of {@link BenchService} shared by all threads,
- * with a 60 s call timeout like the other adapters and RPCX's defaults for everything else (Netty transport, protobuf envelope, its own POJO
- * codec).
+ * with a 60 s call timeout like the other adapters and RPCX's defaults for everything else (Netty
+ * transport, protobuf envelope, its own POJO codec).
  *
  * <p>Two variants: {@code rpcx} with the default worker pool, and {@code rpcx-direct}, whose server
  * runs implementation code on the event loop ({@link RpcxServer.Builder#directExecutor()}), as the
  * raw Netty echo does and as a user may choose for code that never blocks. The difference between
  * the two is the cost of handing each call to a worker thread and its reply back.
+ *
+ * <p>Four more measure what observing calls costs (see {@link Observability}), each RPCX with its
+ * defaults and rpcx-micrometer on both sides: {@code rpcx-meters} (timers straight into the
+ * registry), {@code rpcx-metrics} (through Micrometer Observation), {@code rpcx-tracing} and {@code
+ * rpcx-tracing-unsampled}.
  */
 public final class RpcxSystem implements BenchmarkSystem {
   private final boolean direct;
+  private final Observability observability;
 
-  private RpcxSystem(boolean direct) {
+  /** The registries of the trial running now; one trial at a time. */
+  private volatile Observability.Registries registries;
+
+  private RpcxSystem(boolean direct, Observability observability) {
     this.direct = direct;
+    this.observability = observability;
   }
 
   /** RPCX with its defaults: implementation code on the server's worker pool. */
   public static RpcxSystem withWorkerPool() {
-    return new RpcxSystem(false);
+    return new RpcxSystem(false, Observability.NONE);
   }
 
   /** RPCX with implementation code on the server's event loop. */
   public static RpcxSystem onEventLoop() {
-    return new RpcxSystem(true);
+    return new RpcxSystem(true, Observability.NONE);
+  }
+
+  /** RPCX with its defaults, its calls observed as {@code observability} says. */
+  public static RpcxSystem observed(Observability observability) {
+    return new RpcxSystem(false, observability);
   }
 
   @Override
   public String name() {
-    return direct ? "rpcx-direct" : "rpcx";
+    return (direct ? "rpcx-direct" : "rpcx") + observability.suffix();
   }
 
   @Override
@@ -52,7 +74,12 @@ public final class RpcxSystem implements BenchmarkSystem {
         + ", protobuf over Netty "
         + Versions.get("netty")
         + ", dynamic proxy client, "
-        + (direct ? "implementation on the event loop (directExecutor)" : "default settings");
+        + (direct ? "implementation on the event loop (directExecutor)" : "default settings")
+        + (observability == Observability.NONE
+            ? ""
+            : ", observed with rpcx-micrometer ("
+                + observability.name().toLowerCase(Locale.ROOT)
+                + ")");
   }
 
   @Override
@@ -67,7 +94,17 @@ public final class RpcxSystem implements BenchmarkSystem {
     if (direct) {
       builder.directExecutor();
     }
+    Observability.Registries observed = observability.create();
+    registries = observed;
+    if (observability == Observability.METERS) {
+      RpcxServerMeters.instrument(builder, observed.meters());
+    } else if (observed != null) {
+      RpcxServerObservations.instrument(builder, observed.observations());
+    }
     RpcxServer server = builder.build().start();
+    if (observed != null) {
+      new RpcxServerMetrics(server).bindTo(observed.meters());
+    }
     return new BenchmarkServer() {
       @Override
       public int port() {
@@ -80,6 +117,10 @@ public final class RpcxSystem implements BenchmarkSystem {
           server.stop();
         } catch (Exception e) {
           throw new IllegalStateException("stopping the RPCX server failed", e);
+        } finally {
+          if (observed != null) {
+            observed.close();
+          }
         }
       }
     };
@@ -90,11 +131,18 @@ public final class RpcxSystem implements BenchmarkSystem {
     // 60 s per call, as the Netty, Dubbo and Feign adapters wait: RPCX's 5 s default turned
     // multi-second loopback TCP retransmission stalls at 810-990 stress threads into failed cells
     // that the other systems, with their longer waits, absorbed (docs/BENCHMARKS.md).
-    RpcxClient client =
-        RpcxClient.builder()
-            .target("127.0.0.1", port)
-            .defaultTimeout(Duration.ofSeconds(60))
-            .build();
+    RpcxClient.Builder builder =
+        RpcxClient.builder().target("127.0.0.1", port).defaultTimeout(Duration.ofSeconds(60));
+    Observability.Registries observed = registries;
+    if (observability == Observability.METERS) {
+      builder.intercept(RpcxClientMeters.interceptor(observed.meters()));
+    } else if (observed != null) {
+      builder.intercept(RpcxClientObservations.interceptor(observed.observations()));
+    }
+    RpcxClient client = builder.build();
+    if (observed != null) {
+      new RpcxClientMetrics(client).bindTo(observed.meters());
+    }
     return new Client(client.create(BenchService.class), client);
   }
 

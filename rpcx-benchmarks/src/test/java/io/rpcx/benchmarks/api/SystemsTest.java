@@ -26,7 +26,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SystemsTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"rpcx", "rpcx-direct", "grpc", "dubbo", "feign"})
+  @ValueSource(
+      strings = {
+        "rpcx",
+        "rpcx-direct",
+        "rpcx-meters",
+        "rpcx-metrics",
+        "rpcx-tracing",
+        "rpcx-tracing-unsampled",
+        "grpc",
+        "dubbo",
+        "feign"
+      })
   void objectSystemsEchoEveryPayloadAndKeepCrudSemantics(String name) throws Exception {
     try (Deployment d = Systems.start(name)) {
       BenchmarkClient client = d.client();
@@ -91,7 +102,8 @@ class SystemsTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Systems.get("thrift"));
     assertEquals(
-        "unknown system 'thrift'; registered: grpc, dubbo, feign, netty, rpcx, rpcx-direct",
+        "unknown system 'thrift'; registered: grpc, dubbo, feign, netty, rpcx, rpcx-direct,"
+            + " rpcx-meters, rpcx-metrics, rpcx-tracing, rpcx-tracing-unsampled",
         e.getMessage());
   }
 }

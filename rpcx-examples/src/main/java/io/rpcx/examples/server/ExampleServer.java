@@ -1,5 +1,11 @@
 package io.rpcx.examples.server;
 
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rpcx.micrometer.RpcxServerMetrics;
+import io.rpcx.micrometer.RpcxServerObservations;
 import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
 import io.rpcx.server.RpcxServer;
 
@@ -7,59 +13,146 @@ import io.rpcx.server.RpcxServer;
  * Runs the example services:
  *
  * <pre>
- * java -jar rpcx-example-server.jar [--port N] [--zookeeper HOST:PORT[,...] [--advertise HOST]]
+ * java -jar rpcx-example-server.jar [--port N] [--metrics-port N]
+ *     [--zookeeper HOST:PORT[,...] [--advertise HOST]]
  * </pre>
  *
- * The port defaults to 9000 (0 picks a free one). With {@code --zookeeper}, the server registers
- * its services there under the address {@code --advertise} (default: the first site-local address
- * of this machine) and withdraws them when it stops. Services are found by scanning this package,
- * which works from the runnable jar too.
+ * The port defaults to 9000 (0 picks a free one). With {@code --metrics-port}, every call is
+ * measured (rpcx-micrometer) and {@code http://HOST:N/metrics} serves the measurements to
+ * Prometheus. With {@code --zookeeper}, the server registers its services there under the address
+ * {@code --advertise} (default: the first site-local address of this machine) and withdraws them
+ * when it stops. Services are found by scanning this package, which works from the runnable jar
+ * too.
  */
-public final class ExampleServer {
-  private ExampleServer() {}
+public final class ExampleServer implements AutoCloseable {
+  private static final String USAGE =
+      "usage: java -jar rpcx-example-server.jar [--port N] [--metrics-port N]"
+          + " [--zookeeper HOST:PORT[,...] [--advertise HOST]]";
+
+  private final RpcxServer server;
+  private final ZooKeeperRegistry registry;
+  private final MetricsEndpoint metrics;
+
+  private ExampleServer(RpcxServer server, ZooKeeperRegistry registry, MetricsEndpoint metrics) {
+    this.server = server;
+    this.registry = registry;
+    this.metrics = metrics;
+  }
 
   public static void main(String[] args) throws InterruptedException {
+    ExampleServer running;
+    try {
+      running = start(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.println(USAGE);
+      System.exit(2);
+      return;
+    } catch (RuntimeException e) {
+      // A port in use, an unreachable ZooKeeper: nothing is left running; say why and exit.
+      System.err.println("cannot start the example server: " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(running::close, "rpcx-example-shutdown"));
+    System.out.println("RPCX example server ready on port " + running.server.port()
+        + " with services " + running.server.services()
+        + (running.registry != null ? ", registered in " + running.registry.describe() : "")
+        + (running.metrics != null
+            ? ", metrics on http://localhost:" + running.metrics.port() + "/metrics"
+            : ""));
+    running.server.awaitTermination();
+  }
+
+  /**
+   * Starts the example server as the command line {@code args} say.
+   *
+   * @throws IllegalArgumentException if an argument is not one of the usage's
+   */
+  public static ExampleServer start(String... args) {
     int port = 9000;
+    int metricsPort = -1;
     String zooKeeper = null;
     String advertise = null;
     for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--port") && i + 1 < args.length) {
-        port = Integer.parseInt(args[++i]);
-      } else if (args[i].equals("--zookeeper") && i + 1 < args.length) {
+      boolean hasValue = i + 1 < args.length;
+      if (args[i].equals("--port") && hasValue) {
+        port = number(args[i], args[++i]);
+      } else if (args[i].equals("--metrics-port") && hasValue) {
+        metricsPort = number(args[i], args[++i]);
+      } else if (args[i].equals("--zookeeper") && hasValue) {
         zooKeeper = args[++i];
-      } else if (args[i].equals("--advertise") && i + 1 < args.length) {
+      } else if (args[i].equals("--advertise") && hasValue) {
         advertise = args[++i];
       } else {
-        System.err.println(
-            "usage: java -jar rpcx-example-server.jar [--port N]"
-                + " [--zookeeper HOST:PORT[,...] [--advertise HOST]]");
-        System.exit(2);
+        throw new IllegalArgumentException("unexpected argument: " + args[i]);
       }
     }
     RpcxServer.Builder builder = RpcxServer.builder().port(port).scan("io.rpcx.examples.server");
-    ZooKeeperRegistry registry = null;
-    if (zooKeeper != null) {
-      registry = ZooKeeperRegistry.builder().connectString(zooKeeper).build();
-      builder.registrar(registry);
-      if (advertise != null) {
-        builder.advertise(advertise);
-      }
+    PrometheusMeterRegistry meters = null;
+    if (metricsPort >= 0) {
+      meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      ObservationRegistry observations = ObservationRegistry.create();
+      observations
+          .observationConfig()
+          .observationHandler(new DefaultMeterObservationHandler(meters));
+      RpcxServerObservations.instrument(builder, observations);
     }
-    RpcxServer server = builder.build().start();
-    ZooKeeperRegistry registryToClose = registry;
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  server.stop();
-                  if (registryToClose != null) {
-                    registryToClose.close();
-                  }
-                },
-                "rpcx-example-shutdown"));
-    System.out.println("RPCX example server ready on port " + server.port()
-        + " with services " + server.services()
-        + (registry != null ? ", registered in " + registry.describe() : ""));
-    server.awaitTermination();
+    // The metrics port first: a port in use fails the start before anything else is running.
+    MetricsEndpoint metrics = meters == null ? null : MetricsEndpoint.start(metricsPort, meters);
+    ZooKeeperRegistry registry = null;
+    RpcxServer server;
+    try {
+      if (zooKeeper != null) {
+        registry = ZooKeeperRegistry.builder().connectString(zooKeeper).build();
+        builder.registrar(registry);
+        if (advertise != null) {
+          builder.advertise(advertise);
+        }
+      }
+      server = builder.build().start();
+    } catch (RuntimeException e) {
+      if (registry != null) {
+        registry.close();
+      }
+      if (metrics != null) {
+        metrics.close();
+      }
+      throw e;
+    }
+    if (meters != null) {
+      new RpcxServerMetrics(server).bindTo(meters);
+    }
+    return new ExampleServer(server, registry, metrics);
+  }
+
+  private static int number(String option, String value) {
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + ": " + value + " (expected: a port number)");
+    }
+  }
+
+  /** The RPCX server. */
+  public RpcxServer server() {
+    return server;
+  }
+
+  /** The port metrics are served on, or -1 without {@code --metrics-port}. */
+  public int metricsPort() {
+    return metrics == null ? -1 : metrics.port();
+  }
+
+  /** Stops the server, the metrics endpoint and the registration. */
+  @Override
+  public void close() {
+    server.stop();
+    if (metrics != null) {
+      metrics.close();
+    }
+    if (registry != null) {
+      registry.close();
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.rpcx.client.internal.call;
 
+import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
@@ -9,6 +10,8 @@ import java.util.concurrent.CompletableFuture;
  * A call whose outcome completes a {@code CompletableFuture}. The transport times it out from the
  * moment it is sent; the result is decoded and the future completed on the client's callback
  * executor, so that code chained on the future never runs on (and never blocks) a network thread.
+ * The future is completed in the {@link RpcxContext} the call was made in: stages chained on it
+ * (and RPCX calls they make) keep the deadline and trace of the call being served.
  */
 final class AsyncCall extends PendingCall {
   private final CompletableFuture<Object> future;
@@ -17,13 +20,12 @@ final class AsyncCall extends PendingCall {
   /** An attempt whose outcome completes {@code future}, unless a further attempt takes it over. */
   AsyncCall(
       ClientMethod method,
-      Object[] args,
-      long deadlineNanos,
+      Invocation invocation,
       int attempt,
       CallRoute previous,
       CompletableFuture<Object> future,
       Completions completions) {
-    super(method, args, deadlineNanos, attempt, previous);
+    super(method, invocation, attempt, previous);
     this.future = future;
     this.completions = completions;
   }
@@ -41,6 +43,7 @@ final class AsyncCall extends PendingCall {
   void onReply(ReplyEnvelope envelope, Payload payload) {
     completions.run(
         () -> {
+          RpcxContext.Scope scope = attachCaller();
           try {
             future.complete(method.decode(envelope, payload, peerSchemas(), address()));
           } catch (RpcxException failure) {
@@ -50,6 +53,8 @@ final class AsyncCall extends PendingCall {
             }
           } catch (Throwable t) {
             future.completeExceptionally(t);
+          } finally {
+            detach(scope);
           }
         });
   }
@@ -59,7 +64,12 @@ final class AsyncCall extends PendingCall {
     completions.run(
         () -> {
           if (!method.retry(this, failure)) {
-            future.completeExceptionally(failure);
+            RpcxContext.Scope scope = attachCaller();
+            try {
+              future.completeExceptionally(failure);
+            } finally {
+              detach(scope);
+            }
           }
         });
   }
@@ -71,6 +81,23 @@ final class AsyncCall extends PendingCall {
 
   /** On a callback thread: fails the future as timed out (a timeout is never retried). */
   void completeTimedOut() {
-    future.completeExceptionally(method.timeoutException(this));
+    RpcxContext.Scope scope = attachCaller();
+    try {
+      future.completeExceptionally(method.timeoutException(this));
+    } finally {
+      detach(scope);
+    }
+  }
+
+  /** Makes the caller's context current here, unless it had none; {@code null} then. */
+  private RpcxContext.Scope attachCaller() {
+    RpcxContext caller = invocation().caller();
+    return caller == RpcxContext.ROOT ? null : caller.attach();
+  }
+
+  private static void detach(RpcxContext.Scope scope) {
+    if (scope != null) {
+      scope.close();
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.rpcx.client.internal.call;
 
+import io.rpcx.core.CallTimeoutException;
 import io.rpcx.core.CancelledException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.internal.protocol.Payload;
@@ -18,9 +19,8 @@ final class BlockingCall extends PendingCall {
   private ReplyEnvelope envelope;
   private Payload payload;
 
-  BlockingCall(
-      ClientMethod method, Object[] args, long deadlineNanos, int attempt, CallRoute previous) {
-    super(method, args, deadlineNanos, attempt, previous);
+  BlockingCall(ClientMethod method, Invocation invocation, int attempt, CallRoute previous) {
+    super(method, invocation, attempt, previous);
   }
 
   @Override
@@ -54,21 +54,24 @@ final class BlockingCall extends PendingCall {
       long remaining = remainingNanos();
       if (remaining <= 0) {
         if (finish()) {
-          ended(CallOutcome.TIMED_OUT);
+          CallTimeoutException timedOut = method.timeoutException(this);
+          ended(CallOutcome.TIMED_OUT, null, timedOut); // the interceptors see what is thrown
           abandon();
-          throw method.timeoutException(this);
+          throw timedOut;
         }
         continue; // the outcome is being delivered
       }
       LockSupport.parkNanos(this, remaining);
       if (Thread.interrupted()) {
         if (finish()) {
-          ended(CallOutcome.OTHER);
+          CancelledException cancelled =
+              new CancelledException(
+                  "interrupted while waiting for " + model().displayName() + " on " + address(),
+                  new InterruptedException());
+          ended(CallOutcome.OTHER, null, cancelled);
           abandon();
           Thread.currentThread().interrupt();
-          throw new CancelledException(
-              "interrupted while waiting for " + model().displayName() + " on " + address(),
-              new InterruptedException());
+          throw cancelled;
         }
         Thread.currentThread().interrupt();
       }

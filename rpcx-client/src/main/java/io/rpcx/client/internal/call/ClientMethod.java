@@ -1,6 +1,7 @@
 package io.rpcx.client.internal.call;
 
 import com.google.protobuf.CodedInputStream;
+import io.rpcx.client.ClientInterceptor;
 import io.rpcx.core.CallTimeoutException;
 import io.rpcx.core.InternalErrorException;
 import io.rpcx.core.RemoteFailureException;
@@ -45,6 +46,7 @@ public final class ClientMethod {
   private final int maxNestingDepth;
   private final Map<String, String> metadata;
   private final RetryPolicy retries;
+  private final ClientInterceptor[] interceptors;
   private final SizeHints sizeHints;
   /** Constructors of the checked exceptions the method declares, by class name. */
   private final Map<String, MethodHandle> declaredExceptions;
@@ -56,9 +58,11 @@ public final class ClientMethod {
       Completions completions,
       int maxNestingDepth,
       Map<String, String> metadata,
-      RetryPolicy retries) {
+      RetryPolicy retries,
+      List<ClientInterceptor> interceptors) {
     this.model = model;
     this.retries = retries;
+    this.interceptors = interceptors.toArray(new ClientInterceptor[0]);
     this.metadata = Map.copyOf(metadata);
     this.channel = channel;
     this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
@@ -105,6 +109,15 @@ public final class ClientMethod {
     return index < 0 ? 0 : RoutingKeys.hash(args[index]);
   }
 
+  /** The client's interceptors, in order; shared, never modified. */
+  ClientInterceptor[] interceptors() {
+    return interceptors;
+  }
+
+  long timeoutNanos() {
+    return timeoutNanos;
+  }
+
   /** Metadata sent with every call (credentials, for example). */
   Map<String, String> metadata() {
     return metadata;
@@ -120,17 +133,17 @@ public final class ClientMethod {
    */
   public Object invoke(Object[] args) throws Throwable {
     long now = System.nanoTime();
-    long deadline = now + timeoutNanos;
+    Invocation invocation = Invocation.of(this, args, now);
     retries.called(now);
     if (model.isAsync()) {
       CompletableFuture<Object> future = new CompletableFuture<>();
-      channel.send(new AsyncCall(this, args, deadline, 1, null, future, completions));
+      send(new AsyncCall(this, invocation, 1, null, future, completions));
       return future;
     }
-    BlockingCall call = new BlockingCall(this, args, deadline, 1, null);
+    BlockingCall call = new BlockingCall(this, invocation, 1, null);
     List<RpcxException> earlier = null;
     while (true) {
-      channel.send(call);
+      send(call);
       try {
         return call.await();
       } catch (RpcxException failure) {
@@ -144,8 +157,17 @@ public final class ClientMethod {
           earlier = new ArrayList<>(2);
         }
         earlier.add(failure);
-        call = new BlockingCall(this, args, deadline, call.attempt() + 1, call.routeTaken());
+        call = new BlockingCall(this, invocation, call.attempt() + 1, call.routeTaken());
       }
+    }
+  }
+
+  /** Sends {@code call}, unless the deadline it inherited has passed already: then it times out. */
+  private void send(PendingCall call) {
+    if (call.remainingNanos() <= 0) {
+      call.timeOut();
+    } else {
+      channel.send(call);
     }
   }
 
@@ -160,8 +182,7 @@ public final class ClientMethod {
     channel.send(
         new AsyncCall(
             this,
-            failed.args(),
-            failed.deadlineNanos(),
+            failed.invocation(),
             failed.attempt() + 1,
             failed.routeTaken(),
             failed.future(),
@@ -229,10 +250,26 @@ public final class ClientMethod {
    * caller's thread is the one that notices.
    */
   CallTimeoutException timeoutException(PendingCall call) {
+    Invocation invocation = call.invocation();
+    String attempt = call.attempt() > 1 ? " (attempt " + call.attempt() + ")" : "";
+    if (!invocation.inherited()) {
+      return new CallTimeoutException(
+          model.displayName() + " timed out after " + timeoutMillis + " ms waiting for "
+              + call.address() + attempt,
+          !model.isAsync());
+    }
+    if (invocation.budgetNanos() <= 0) {
+      return new CallTimeoutException(
+          model.displayName() + " was not sent: " + invocation.deadlineSource()
+              + " had passed when it was called",
+          !model.isAsync());
+    }
+    long budgetMillis = invocation.budgetNanos() / 1_000_000;
     return new CallTimeoutException(
-        model.displayName() + " timed out after " + timeoutMillis + " ms waiting for "
-            + call.address()
-            + (call.attempt() > 1 ? " (attempt " + call.attempt() + ")" : ""),
+        model.displayName() + " timed out after "
+            + (budgetMillis == 0 ? "less than 1" : budgetMillis) + " ms waiting for "
+            + call.address() + attempt + ": " + invocation.deadlineSource() + " passed (its own"
+            + " timeout is " + timeoutMillis + " ms)",
         !model.isAsync());
   }
 }

@@ -1,10 +1,18 @@
 package io.rpcx.client.internal.call;
 
+import io.rpcx.client.CallResult;
+import io.rpcx.client.ClientCall;
+import io.rpcx.client.ClientInterceptor;
+import io.rpcx.core.InternalErrorException;
+import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
+import io.rpcx.core.StatusCode;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.ProtoWriter;
+import io.rpcx.core.internal.config.Checks;
 import io.rpcx.core.internal.model.MethodModel;
+import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.RequestWriter;
@@ -12,18 +20,29 @@ import io.rpcx.core.internal.protocol.SizeHints;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One call from the moment it is made until its outcome is delivered: its arguments and deadline,
- * the request id its connection gave it, and how its outcome reaches the caller.
+ * One attempt of a call from the moment it is made until its outcome is delivered: its {@link
+ * Invocation} (arguments, deadline), the request id its connection gave it, its metadata, and how
+ * its outcome reaches the caller. The client's interceptors see it as a {@link ClientCall}.
  *
- * <p>A call finishes exactly once: the first of its reply ({@link #reply}), a failure ({@link
+ * <p>An attempt finishes exactly once: the first of its reply ({@link #reply}), a failure ({@link
  * #fail}) and its caller giving up wins; the others are ignored (a late reply's payload is
  * released). Thread-safe.
  */
-public abstract class PendingCall {
+public abstract class PendingCall implements ClientCall {
+  private static final Logger logger = LoggerFactory.getLogger(PendingCall.class);
   private static final VarHandle FINISHED;
 
   static {
@@ -35,28 +54,45 @@ public abstract class PendingCall {
   }
 
   protected final ClientMethod method;
-  private final Object[] args;
-  private final Map<String, String> metadata;
-  private final long deadlineNanos;
+  private final Invocation invocation;
   private final int attempt;
   private final CallRoute previousRoute;
+  private final ClientInterceptor[] interceptors;
   private volatile boolean finished;
   private int requestId;
   private CallOwner owner;
   private CallRoute route;
+  /** The client's metadata, copied on the first entry an interceptor adds. */
+  private Map<String, String> metadata;
+  // Interceptors' view of the attempt; written by the sending thread before the attempt is queued,
+  // read by whoever ends it (the write queue's hand-off orders the two).
+  private int interceptorsStarted = -1;
+  /** An interceptor's onStart failed the attempt: it says nothing about the server. */
+  private boolean refusedByInterceptor;
+  private long startNanos;
+  private String server;
+  private int requestBytes;
+  private Object[] attachments;
+  /** Written by the thread that ends the attempt with a reply, before it tells the interceptors. */
+  private int responseBytes;
 
   /**
-   * Attempt number {@code attempt} (from 1) of a call whose timeout ends at {@code deadlineNanos};
-   * {@code previousRoute} is where the attempt before it went, or {@code null}.
+   * Attempt number {@code attempt} (from 1) of {@code invocation}; {@code previousRoute} is where
+   * the attempt before it went, or {@code null}.
    */
   PendingCall(
-      ClientMethod method, Object[] args, long deadlineNanos, int attempt, CallRoute previousRoute) {
+      ClientMethod method, Invocation invocation, int attempt, CallRoute previousRoute) {
     this.method = method;
-    this.args = args;
+    this.invocation = invocation;
     this.metadata = method.metadata();
-    this.deadlineNanos = deadlineNanos;
     this.attempt = attempt;
     this.previousRoute = previousRoute;
+    this.interceptors = method.interceptors();
+  }
+
+  /** The call this is an attempt of. */
+  final Invocation invocation() {
+    return invocation;
   }
 
   /** Records the server a balancer sent this call to; it hears how the call ends. */
@@ -70,13 +106,14 @@ public abstract class PendingCall {
   }
 
   /** The attempt number, from 1. */
+  @Override
   public final int attempt() {
     return attempt;
   }
 
   /** When the call times out, in {@link System#nanoTime()} terms. */
   public final long deadlineNanos() {
-    return deadlineNanos;
+    return invocation.deadlineNanos();
   }
 
   /** The sizes this call's method encoded last. */
@@ -86,7 +123,7 @@ public abstract class PendingCall {
 
   /** The hash of the argument annotated {@code @RoutingKey}; 0 if there is none. */
   public final long routingHash() {
-    return method.routingHash(args);
+    return method.routingHash(invocation.args());
   }
 
   /** Whether the method has a {@code @RoutingKey} argument. */
@@ -106,7 +143,7 @@ public abstract class PendingCall {
   }
 
   final Object[] args() {
-    return args;
+    return invocation.args();
   }
 
   /** Records the connection that sends this call and the id it gave it. */
@@ -125,7 +162,7 @@ public abstract class PendingCall {
 
   /** Nanoseconds left before the call times out (may be negative). */
   public final long remainingNanos() {
-    return deadlineNanos - System.nanoTime();
+    return invocation.deadlineNanos() - System.nanoTime();
   }
 
   /** The time left, as sent to the server: a retry tells it only what is left of the timeout. */
@@ -148,7 +185,7 @@ public abstract class PendingCall {
         model.nameFields(),
         model.parameterTypeFields(),
         model.parameterCodecs(),
-        args,
+        invocation.args(),
         remainingMillis(),
         metadata,
         method.sizeHints().arguments());
@@ -169,7 +206,8 @@ public abstract class PendingCall {
       return;
     }
     if (finish()) {
-      ended(CallOutcome.REPLIED);
+      responseBytes = payload.length();
+      ended(CallOutcome.REPLIED, envelope, null);
       onReply(envelope, payload);
     } else {
       payload.release();
@@ -180,7 +218,11 @@ public abstract class PendingCall {
   public final void fail(RpcxException failure) {
     if (finish()) {
       ended(
-          failure instanceof UnavailableException ? CallOutcome.UNAVAILABLE : CallOutcome.OTHER);
+          failure instanceof UnavailableException && !refusedByInterceptor
+              ? CallOutcome.UNAVAILABLE
+              : CallOutcome.OTHER,
+          null,
+          failure);
       onFailure(failure);
     }
   }
@@ -191,16 +233,127 @@ public abstract class PendingCall {
    */
   public final void timeOut() {
     if (finish()) {
-      ended(CallOutcome.TIMED_OUT);
+      ended(CallOutcome.TIMED_OUT, null, null);
       onTimeout();
     }
   }
 
-  /** Tells the route how the call ended; once, by whoever finished the call. */
-  final void ended(CallOutcome outcome) {
+  /**
+   * Tells the route and the interceptors how the attempt ended; once, by whoever finished it.
+   * {@code envelope} is the reply's, if one came; {@code failure} the failure, if known (a timeout
+   * passes the exception its caller gets, or none if that is made later).
+   */
+  final void ended(CallOutcome outcome, ReplyEnvelope envelope, RpcxException failure) {
     CallRoute current = route;
     if (current != null) {
       current.ended(this, outcome);
+    }
+    if (interceptors.length != 0) {
+      endInterceptors(outcome, envelope, failure);
+    }
+  }
+
+  /**
+   * The attempt is about to be encoded and sent to {@code server}: runs the interceptors' {@link
+   * ClientInterceptor#onStart}, on the sending thread. An attempt an interceptor fails is not
+   * retried and does not count against the server.
+   *
+   * @throws RpcxException if an interceptor fails the attempt
+   */
+  public final void start(String server) {
+    if (interceptors.length == 0) {
+      return;
+    }
+    this.server = server;
+    this.startNanos = System.nanoTime();
+    interceptorsStarted = 0;
+    for (ClientInterceptor interceptor : interceptors) {
+      try {
+        interceptor.onStart(this);
+      } catch (RpcxException e) {
+        refusedByInterceptor = true;
+        throw e;
+      } catch (RuntimeException e) {
+        refusedByInterceptor = true;
+        throw new InternalErrorException(
+            "client interceptor "
+                + interceptor.getClass().getName()
+                + " failed before "
+                + model().displayName()
+                + " was sent: "
+                + e,
+            e);
+      } finally {
+        interceptorsStarted++;
+      }
+    }
+  }
+
+  /**
+   * Starts the interceptors of an attempt that ended before it could be sent anywhere, so that
+   * every end has its start: each is started whatever the others do, and what they add to the
+   * metadata is dropped with the attempt.
+   */
+  private void startLate() {
+    this.startNanos = System.nanoTime();
+    interceptorsStarted = 0;
+    for (ClientInterceptor interceptor : interceptors) {
+      try {
+        interceptor.onStart(this);
+      } catch (RuntimeException e) {
+        logger.warn(
+            "Client interceptor {} failed to start {}, which was not sent",
+            interceptor.getClass().getName(),
+            model().displayName(),
+            e);
+      } finally {
+        interceptorsStarted++;
+      }
+    }
+  }
+
+  /** Whether an interceptor failed this attempt before it was sent. */
+  final boolean refusedByInterceptor() {
+    return refusedByInterceptor;
+  }
+
+  /** The request of this attempt was encoded: {@code bytes} of payload. */
+  public final void encoded(int bytes) {
+    requestBytes = bytes;
+  }
+
+  private void endInterceptors(CallOutcome outcome, ReplyEnvelope envelope, RpcxException failure) {
+    if (interceptorsStarted < 0) {
+      startLate();
+    }
+    StatusCode status;
+    if (envelope != null) {
+      status = envelope.isError() ? envelope.errorCode() : StatusCode.OK;
+      if (envelope.isError()) {
+        failure =
+            Failures.of(status, envelope.errorMessage(), envelope.exceptionClass());
+      }
+    } else if (outcome == CallOutcome.TIMED_OUT) {
+      status = StatusCode.TIMEOUT;
+      if (failure == null) {
+        failure = method.timeoutException(this);
+      }
+    } else {
+      status = failure.status();
+    }
+    CallResult result =
+        new CallResult(
+            status, failure, System.nanoTime() - startNanos, requestBytes, responseBytes);
+    for (int i = Math.min(interceptorsStarted, interceptors.length) - 1; i >= 0; i--) {
+      try {
+        interceptors[i].onEnd(this, result);
+      } catch (RuntimeException e) {
+        logger.warn(
+            "Client interceptor {} failed at the end of {}",
+            interceptors[i].getClass().getName(),
+            model().displayName(),
+            e);
+      }
     }
   }
 
@@ -226,5 +379,95 @@ public abstract class PendingCall {
     if (owner != null) {
       owner.abandon(this);
     }
+  }
+
+  // ClientCall, for interceptors.
+
+  @Override
+  public final String service() {
+    return model().service();
+  }
+
+  @Override
+  public final String method() {
+    return model().name();
+  }
+
+  @Override
+  public final Method javaMethod() {
+    return model().javaMethod();
+  }
+
+  @Override
+  public final String server() {
+    return server;
+  }
+
+  @Override
+  public final Duration timeRemaining() {
+    return Duration.ofNanos(remainingNanos());
+  }
+
+  @Override
+  public final List<Object> arguments() {
+    Object[] args = invocation.args();
+    return args == null ? List.of() : Collections.unmodifiableList(Arrays.asList(args));
+  }
+
+  @Override
+  public final Map<String, String> metadata() {
+    return Collections.unmodifiableMap(metadata);
+  }
+
+  @Override
+  public final void putMetadata(String key, String value) {
+    // Not "finished": an attempt may end (timed out, cancelled, never sent) while an interceptor
+    // is starting it; what it adds then is dropped with the attempt.
+    if (interceptorsStarted < 0 || interceptorsStarted >= interceptors.length) {
+      throw new IllegalStateException(
+          "metadata can be added only in ClientInterceptor.onStart, before the attempt is sent");
+    }
+    if (metadata == method.metadata()) {
+      metadata = new HashMap<>(metadata);
+    }
+    metadata.put(Checks.metadataKey(key), Objects.requireNonNull(value, "value"));
+  }
+
+  @Override
+  public final RpcxContext context() {
+    return invocation.caller();
+  }
+
+  @Override
+  public final <T> void attach(RpcxContext.Key<T> key, T value) {
+    Object[] current = attachments;
+    if (current == null) {
+      attachments = new Object[] {key, value};
+      return;
+    }
+    for (int i = 0; i < current.length; i += 2) {
+      if (current[i] == key) {
+        current[i + 1] = value;
+        return;
+      }
+    }
+    Object[] grown = Arrays.copyOf(current, current.length + 2);
+    grown[current.length] = key;
+    grown[current.length + 1] = value;
+    attachments = grown;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public final <T> T attachment(RpcxContext.Key<T> key) {
+    Object[] current = attachments;
+    if (current != null) {
+      for (int i = 0; i < current.length; i += 2) {
+        if (current[i] == key) {
+          return (T) current[i + 1];
+        }
+      }
+    }
+    return null;
   }
 }

@@ -2,15 +2,17 @@ package io.rpcx.client.internal.call;
 
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Decides whether a failed call is sent again, to another server if there is one. A call is
  * retried only when all of these hold:
  *
  * <ul>
- *   <li>it failed as unavailable, and either certainly never ran ({@link
- *       UnavailableException#isSafeToRetry()}: never written, or refused by a server that was
- *       going away) or its method is idempotent (the connection was lost while it was in flight);
+ *   <li>it failed as unavailable, not by a client interceptor's choice, and either certainly
+ *       never ran ({@link UnavailableException#isSafeToRetry()}: never written, or refused by a
+ *       server that was going away) or its method is idempotent (the connection was lost while it
+ *       was in flight);
  *   <li>it has made fewer than {@code maxAttempts} attempts;
  *   <li>its deadline has not passed (all attempts share the call's one timeout);
  *   <li>some server could take it now (a lone server waiting to reconnect could not: its
@@ -23,6 +25,7 @@ import io.rpcx.core.UnavailableException;
 public final class RetryPolicy {
   private final int maxAttempts;
   private final RetryBudget budget;
+  private final LongAdder retries = new LongAdder();
 
   public RetryPolicy(int maxAttempts, RetryBudget budget) {
     if (maxAttempts < 1) {
@@ -39,7 +42,7 @@ public final class RetryPolicy {
 
   /** Whether {@code attempt}, which failed with {@code failure}, is followed by another. */
   boolean mayRetry(PendingCall attempt, RpcxException failure, CallChannel channel) {
-    if (!(failure instanceof UnavailableException)) {
+    if (!(failure instanceof UnavailableException) || attempt.refusedByInterceptor()) {
       return false;
     }
     if (!((UnavailableException) failure).isSafeToRetry() && !attempt.model().isIdempotent()) {
@@ -49,8 +52,15 @@ public final class RetryPolicy {
       return false;
     }
     long now = System.nanoTime();
-    return attempt.deadlineNanos() - now > 0
-        && channel.hasUsableServer()
-        && budget.tryRetry(now);
+    if (attempt.deadlineNanos() - now > 0 && channel.hasUsableServer() && budget.tryRetry(now)) {
+      retries.increment();
+      return true;
+    }
+    return false;
+  }
+
+  /** Attempts allowed after a failure, so far. */
+  public long retries() {
+    return retries.sum();
   }
 }

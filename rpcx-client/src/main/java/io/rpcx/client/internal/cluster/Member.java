@@ -43,6 +43,8 @@ public final class Member implements CallRoute {
   private final Backoff backoff;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final LongAdder started = new LongAdder();
+  /** Counts the ejections of every member of the client. */
+  private final LongAdder ejections;
   private final AtomicInteger consecutiveFailures = new AtomicInteger();
   /** Whether the member is out of rotation; read on every pick. */
   private volatile boolean ejected;
@@ -55,8 +57,14 @@ public final class Member implements CallRoute {
   /** Clusters that list this member; guarded by {@link Members}. */
   int references;
 
-  Member(String address, ServerLink channel, Ejection ejection, ScheduledExecutorService scheduler) {
+  Member(
+      String address,
+      ServerLink channel,
+      Ejection ejection,
+      ScheduledExecutorService scheduler,
+      LongAdder ejections) {
     this.address = address;
+    this.ejections = ejections;
     this.channel = channel;
     this.ejection = ejection;
     this.scheduler = scheduler;
@@ -131,6 +139,7 @@ public final class Member implements CallRoute {
       ejectedUntilNanos = now + delay;
       ejected = true;
     }
+    ejections.increment();
     logger.warn(
         "Ejecting {} for at least {} ms after {} failed calls in a row; probing it in the"
             + " background",

@@ -5,6 +5,7 @@ import io.rpcx.client.internal.config.Ejection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiFunction;
 
 /**
@@ -18,6 +19,7 @@ public final class Members {
   private final Ejection ejection;
   private final ScheduledExecutorService scheduler;
   private final Map<String, Member> byAddress = new HashMap<>();
+  private final LongAdder ejections = new LongAdder();
 
   /**
    * {@code channels} opens the channel to a host and port; {@code scheduler} runs the probes of
@@ -36,7 +38,8 @@ public final class Members {
   synchronized Member acquire(String address, String host, int port) {
     Member member =
         byAddress.computeIfAbsent(
-            address, key -> new Member(key, channels.apply(host, port), ejection, scheduler));
+            address,
+            key -> new Member(key, channels.apply(host, port), ejection, scheduler, ejections));
     member.references++;
     return member;
   }
@@ -47,5 +50,10 @@ public final class Members {
       member.retire();
       member.channel().retire();
     }
+  }
+
+  /** Times a member was taken out of rotation, so far. */
+  public long ejections() {
+    return ejections.sum();
   }
 }

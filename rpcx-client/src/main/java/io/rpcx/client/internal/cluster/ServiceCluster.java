@@ -85,6 +85,7 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
     }
     Member member = start(current, call);
     try {
+      call.start(member.address());
       member.channel().send(call);
     } catch (RpcxException e) {
       call.fail(e);

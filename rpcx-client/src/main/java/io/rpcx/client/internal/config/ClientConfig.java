@@ -1,6 +1,7 @@
 package io.rpcx.client.internal.config;
 
 import io.rpcx.annotation.RPCXClient;
+import io.rpcx.client.ClientInterceptor;
 import io.rpcx.client.LoadBalancing;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.discovery.ServiceDiscovery;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -45,6 +45,7 @@ public final class ClientConfig {
   private final Duration initialBackoff;
   private final Duration maxBackoff;
   private final Map<String, String> metadata;
+  private final List<ClientInterceptor> interceptors;
 
   private ClientConfig(Builder builder, List<Class<?>> interfaces) {
     this.connection = builder.connection.build();
@@ -66,6 +67,7 @@ public final class ClientConfig {
     this.initialBackoff = builder.initialBackoff;
     this.maxBackoff = builder.maxBackoff;
     this.metadata = Map.copyOf(builder.metadata);
+    this.interceptors = List.copyOf(builder.interceptors);
   }
 
   public static Builder builder() {
@@ -150,6 +152,11 @@ public final class ClientConfig {
     return metadata;
   }
 
+  /** The client interceptors, in the order they run. */
+  public List<ClientInterceptor> interceptors() {
+    return interceptors;
+  }
+
   /** A configuration being built; every setter checks its value. Not thread-safe. */
   public static final class Builder {
     private final ConnectionSettings.Builder connection = ConnectionSettings.builder();
@@ -172,6 +179,7 @@ public final class ClientConfig {
     private Duration initialBackoff = Duration.ofSeconds(1);
     private Duration maxBackoff = Duration.ofSeconds(120);
     private final Map<String, String> metadata = new LinkedHashMap<>();
+    private final List<ClientInterceptor> interceptors = new ArrayList<>();
 
     private Builder() {}
 
@@ -204,12 +212,12 @@ public final class ClientConfig {
     }
 
     public void metadata(String key, String value) {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(value, "value");
-      if (key.isEmpty() || !key.equals(key.toLowerCase(Locale.ROOT))) {
-        throw new IllegalArgumentException("metadata key: '" + key + "' (expected: lower-case, not empty)");
-      }
-      metadata.put(key, value);
+      Checks.metadataKey(key);
+      metadata.put(key, Objects.requireNonNull(value, "value"));
+    }
+
+    public void intercept(ClientInterceptor interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
     }
 
     public void defaultTarget(String host, int port) {

@@ -5,14 +5,10 @@ import io.rpcx.client.internal.call.Completions;
 import io.rpcx.client.internal.call.RetryPolicy;
 import io.rpcx.client.internal.cluster.Members;
 import io.rpcx.client.internal.cluster.ServiceCluster;
-import io.rpcx.client.internal.cluster.ServiceSources;
 import io.rpcx.client.internal.config.ClientConfig;
 import io.rpcx.core.discovery.ServiceDiscovery;
-import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModel;
-import io.rpcx.core.internal.model.ServiceModels;
-import io.rpcx.core.internal.model.StandardCodecs;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.HashMap;
@@ -29,28 +25,23 @@ public final class ProxyFactory {
   private final Members members;
   private final Completions completions;
   private final RetryPolicy retries;
-  private final ServiceSources sources;
-  private final CodecRegistry codecs = StandardCodecs.registry();
-  private final Map<Class<?>, ServiceModel> models = new ConcurrentHashMap<>();
+  private final ClientInterfaces interfaces;
   private final Map<Class<?>, Object> proxies = new ConcurrentHashMap<>();
   private final Map<Class<?>, ServiceCluster> clusters = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  /**
-   * Checks every interface of {@code config} now: a mistake fails here, naming the interface and
-   * method, not at the first call.
-   */
+  /** Binds the {@code interfaces} of {@code config} to clusters of {@code members}. */
   public ProxyFactory(
-      ClientConfig config, Members members, Completions completions, RetryPolicy retries) {
+      ClientConfig config,
+      ClientInterfaces interfaces,
+      Members members,
+      Completions completions,
+      RetryPolicy retries) {
     this.config = config;
+    this.interfaces = interfaces;
     this.members = members;
     this.completions = completions;
     this.retries = retries;
-    this.sources = new ServiceSources(config.targets(), config.discovery(), config.defaultTarget());
-    for (Class<?> type : config.interfaces()) {
-      ServiceModel model = model(type);
-      sources.of(type, model.name());
-    }
   }
 
   /** The proxy of {@code serviceInterface}: the same one each time. */
@@ -71,12 +62,8 @@ public final class ProxyFactory {
     }
   }
 
-  private ServiceModel model(Class<?> type) {
-    return models.computeIfAbsent(type, t -> ServiceModels.forClient(t, codecs));
-  }
-
   private Object newProxy(Class<?> type) {
-    ServiceModel model = model(type);
+    ServiceModel model = interfaces.model(type);
     ServiceCluster cluster = cluster(type, model);
     Map<Method, ClientMethod> methods = new HashMap<>();
     for (Map.Entry<Method, MethodModel> entry : model.methodsByJavaMethod().entrySet()) {
@@ -87,7 +74,7 @@ public final class ProxyFactory {
           entry.getKey(),
           new ClientMethod(
               method, cluster, timeout, completions, config.connection().maxNestingDepth(),
-              config.metadata(), retries));
+              config.metadata(), retries, config.interceptors()));
     }
     String prefix = "RPCX client of service '" + model.name() + "' (" + type.getName() + ") at ";
     return Proxy.newProxyInstance(
@@ -100,7 +87,7 @@ public final class ProxyFactory {
     return clusters.computeIfAbsent(
         type,
         key -> {
-          ServiceDiscovery source = sources.of(type, model.name());
+          ServiceDiscovery source = interfaces.source(type, model);
           ServiceCluster cluster =
               new ServiceCluster(
                   model.name(), source.describe(), config.loadBalancing(type), members);

@@ -63,6 +63,8 @@ final class ClientConnection implements CallOwner {
   private volatile int state = CONNECTING;
   private volatile RpcxException closeCause;
   private boolean handshakeDone;
+  /** The TCP connection was established; event loop only. */
+  private boolean active;
   /** Calls are written as they are queued (the handshake is done); set on the event loop. */
   private volatile boolean writing;
   private InboundMeter meter;
@@ -154,7 +156,9 @@ final class ClientConnection implements CallOwner {
     } catch (IOException | RuntimeException e) {
       throw encodingFailed(call, e);
     }
-    call.sizeHints().request(Frames.payloadSize(frame));
+    int size = Frames.payloadSize(frame);
+    call.sizeHints().request(size);
+    call.encoded(size);
     OutboundCall outbound = new OutboundCall(call, frame, this);
     if (call.needsTimer() && !writing) {
       // It may wait for the connection and its handshake longer than its timeout: time it from
@@ -237,6 +241,8 @@ final class ClientConnection implements CallOwner {
   // Events from ClientConnectionHandler, all on the event loop.
 
   void onActive() {
+    active = true;
+    connector.connectionOpened();
     if (state == CONNECTING) {
       state = ACTIVE;
     }
@@ -414,6 +420,9 @@ final class ClientConnection implements CallOwner {
   void onInactive() {
     int previous = state;
     state = CLOSED;
+    if (active) {
+      connector.connectionClosed();
+    }
     if (!handshakeDone && closeCause == null) {
       closeCause = failures.notAnRpcxServer(null);
     }

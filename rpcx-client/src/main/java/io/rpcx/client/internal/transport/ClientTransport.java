@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The client's network side: one event loop group, which also times asynchronous calls out, and
@@ -57,6 +58,7 @@ public final class ClientTransport {
   private final Bootstrap bootstrap;
   private final Settings settings;
   private final Set<ServerConnector> connectors = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger openConnections = new AtomicInteger();
   private volatile boolean closed;
 
   public ClientTransport(ClientConfig config) {
@@ -88,6 +90,21 @@ public final class ClientTransport {
   /** A retired connector's connection closes by itself once drained. */
   void forget(ServerConnector connector) {
     connectors.remove(connector);
+  }
+
+  /** A connection to a server opened (TCP). */
+  void connectionOpened() {
+    openConnections.incrementAndGet();
+  }
+
+  /** A connection counted by {@link #connectionOpened()} closed. */
+  void connectionClosed() {
+    openConnections.decrementAndGet();
+  }
+
+  /** Connections to servers open now, probes' included. */
+  public int openConnections() {
+    return openConnections.get();
   }
 
   /** Calls in flight on all connections. */

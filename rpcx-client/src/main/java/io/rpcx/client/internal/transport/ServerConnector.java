@@ -93,6 +93,16 @@ final class ServerConnector implements ServerLink {
     return address;
   }
 
+  /** One of this connector's connections opened (TCP); for the client's count. */
+  void connectionOpened() {
+    transport.connectionOpened();
+  }
+
+  /** A connection counted by {@link #connectionOpened()} closed. */
+  void connectionClosed() {
+    transport.connectionClosed();
+  }
+
   @Override
   public void send(PendingCall call) {
     ClientConnection connection = current;

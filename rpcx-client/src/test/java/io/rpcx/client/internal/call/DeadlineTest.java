@@ -10,8 +10,8 @@ import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import io.rpcx.core.internal.protocol.Payload;
-import io.rpcx.core.internal.protocol.ReplyWriter;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
+import io.rpcx.core.internal.protocol.ReplyWriter;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -49,7 +49,11 @@ class DeadlineTest {
   @Test
   void aBlockingCallWhoseReplyComesAfterItsDeadlineTimesOut() {
     BlockingCall call =
-        new BlockingCall(TestCalls.method("load"), new Object[] {"c"}, System.nanoTime() - 1, 1, null);
+        new BlockingCall(
+            TestCalls.method("load"),
+            TestCalls.invocation(new Object[] {"c"}, System.nanoTime() - 1),
+            1,
+            null);
     deliver(call, "too late");
     CallTimeoutException e = assertThrows(CallTimeoutException.class, call::await);
     assertEquals("carts/load timed out after 1000 ms waiting for test", e.getMessage());
@@ -58,7 +62,8 @@ class DeadlineTest {
 
   private static AsyncCall asyncCall(long deadlineNanos, CompletableFuture<Object> future) {
     return new AsyncCall(
-        TestCalls.method("load"), new Object[] {"c"}, deadlineNanos, 1, null, future,
+        TestCalls.method("load"), TestCalls.invocation(new Object[] {"c"}, deadlineNanos), 1,
+        null, future,
         new Completions(Runnable::run));
   }
 

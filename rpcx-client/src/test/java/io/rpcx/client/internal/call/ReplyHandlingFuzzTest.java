@@ -10,11 +10,11 @@ import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.core.internal.model.StandardCodecs;
+import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SchemaFrames;
-import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,8 +66,24 @@ class ReplyHandlingFuzzTest {
 
   private static final List<ClientMethod> METHODS =
       List.of(
-          new ClientMethod(MODEL.method("load"), NOWHERE, 1000, new Completions(Runnable::run), 16, Map.of(), RETRIES),
-          new ClientMethod(MODEL.method("names"), NOWHERE, 1000, new Completions(Runnable::run), 16, Map.of(), RETRIES));
+          new ClientMethod(
+              MODEL.method("load"),
+              NOWHERE,
+              1000,
+              new Completions(Runnable::run),
+              16,
+              Map.of(),
+              RETRIES,
+              List.of()),
+          new ClientMethod(
+              MODEL.method("names"),
+              NOWHERE,
+              1000,
+              new Completions(Runnable::run),
+              16,
+              Map.of(),
+              RETRIES,
+              List.of()));
 
   @FuzzTest(maxDuration = "10m")
   void aReplyBecomesAValueOrATypedFailure(FuzzedDataProvider data) throws Throwable {

@@ -3,9 +3,11 @@ package io.rpcx.client.internal.call;
 import io.rpcx.annotation.Idempotent;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RoutingKey;
+import io.rpcx.core.RpcxContext;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.core.internal.model.StandardCodecs;
+import java.util.List;
 import java.util.Map;
 
 /** Calls for tests of the layers above: real {@link PendingCall}s of a small interface. */
@@ -35,7 +37,12 @@ public final class TestCalls {
   /** Attempt {@code attempt} of a call whose previous attempt went to {@code previous}. */
   public static PendingCall attempt(String method, int attempt, CallRoute previous, Object... args) {
     return new BlockingCall(
-        method(method), args, System.nanoTime() + 1_000_000_000L, attempt, previous);
+        method(method), invocation(args, System.nanoTime() + 1_000_000_000L), attempt, previous);
+  }
+
+  /** A call with {@code args} made outside any served call, timing out at {@code deadlineNanos}. */
+  static Invocation invocation(Object[] args, long deadlineNanos) {
+    return new Invocation(args, deadlineNanos, 1_000_000_000L, RpcxContext.ROOT, false);
   }
 
   /** The client method {@code method} (load, peek or clear), 1 s timeout, sent nowhere. */
@@ -55,6 +62,7 @@ public final class TestCalls {
             new Completions(Runnable::run),
             16,
             Map.of(),
-            new RetryPolicy(3, new RetryBudget(0.2, 10)));
+            new RetryPolicy(3, new RetryBudget(0.2, 10)),
+            List.of());
   }
 }

@@ -12,6 +12,7 @@ import io.rpcx.client.internal.config.Ejection;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ class MemberTest {
   }
 
   private Member member(Ejection ejection) {
-    return new Member(channel.address, channel, ejection, scheduler);
+    return new Member(channel.address, channel, ejection, scheduler, new LongAdder());
   }
 
   private PendingCall started(Member target) {

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,7 +36,7 @@ class PickersTest {
     Member[] members = new Member[count];
     for (int i = 0; i < count; i++) {
       String address = "10.0.0." + (i + 1) + ":9000";
-      members[i] = new Member(address, new TestChannel(address), EJECTION, PROBES);
+      members[i] = new Member(address, new TestChannel(address), EJECTION, PROBES, new LongAdder());
     }
     return members;
   }

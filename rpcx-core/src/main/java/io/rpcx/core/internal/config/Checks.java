@@ -1,6 +1,7 @@
 package io.rpcx.core.internal.config;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -50,5 +51,15 @@ public final class Checks {
       throw new IllegalArgumentException(name + ": " + port + " (expected: 0-65535)");
     }
     return port;
+  }
+
+  /** A metadata key: lower-case, not empty. */
+  public static String metadataKey(String key) {
+    Objects.requireNonNull(key, "key");
+    if (key.isEmpty() || !key.equals(key.toLowerCase(Locale.ROOT))) {
+      throw new IllegalArgumentException(
+          "metadata key: '" + key + "' (expected: lower-case, not empty)");
+    }
+    return key;
   }
 }

@@ -30,6 +30,7 @@ public final class MethodModel {
   private final long timeoutMillis;
   private final List<Class<?>> declaredExceptions;
   private final boolean idempotent;
+  private final boolean inheritsDeadline;
   private final int routingKeyIndex;
   private final String displayName;
   private final byte[] nameFields;
@@ -47,6 +48,7 @@ public final class MethodModel {
       long timeoutMillis,
       List<Class<?>> declaredExceptions,
       boolean idempotent,
+      boolean inheritsDeadline,
       int routingKeyIndex) {
     this.service = service;
     this.name = name;
@@ -58,6 +60,7 @@ public final class MethodModel {
     this.timeoutMillis = timeoutMillis;
     this.declaredExceptions = List.copyOf(declaredExceptions);
     this.idempotent = idempotent;
+    this.inheritsDeadline = inheritsDeadline;
     this.routingKeyIndex = routingKeyIndex;
     this.displayName = service + "/" + name;
     this.nameFields = RequestWriter.nameFields(service, name);
@@ -161,6 +164,14 @@ public final class MethodModel {
   /** Whether the method or its interface is annotated {@code @Idempotent}. */
   public boolean isIdempotent() {
     return idempotent;
+  }
+
+  /**
+   * Whether calls made while serving a call inherit its deadline: unless the method or its
+   * interface is annotated {@code @OwnDeadline}.
+   */
+  public boolean inheritsDeadline() {
+    return inheritsDeadline;
   }
 
   /** The index of the parameter annotated {@code @RoutingKey}, or -1. */

@@ -1,6 +1,7 @@
 package io.rpcx.core.internal.model;
 
 import io.rpcx.annotation.Idempotent;
+import io.rpcx.annotation.OwnDeadline;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.annotation.RoutingKey;
@@ -141,6 +142,7 @@ public final class ServiceModels {
               nameOverrides.get(method),
               serviceTimeoutMillis,
               type.isAnnotationPresent(Idempotent.class),
+              type.isAnnotationPresent(OwnDeadline.class),
               codecs);
       MethodModel previous = byName.putIfAbsent(model.name(), model);
       if (previous != null) {
@@ -161,6 +163,7 @@ public final class ServiceModels {
       String nameOverride,
       long serviceTimeoutMillis,
       boolean serviceIdempotent,
+      boolean serviceOwnDeadline,
       CodecRegistry codecs) {
     io.rpcx.annotation.Method annotation = method.getAnnotation(io.rpcx.annotation.Method.class);
     String name = method.getName();
@@ -247,6 +250,7 @@ public final class ServiceModels {
         timeoutMillis,
         declared,
         serviceIdempotent || method.isAnnotationPresent(Idempotent.class),
+        !serviceOwnDeadline && !method.isAnnotationPresent(OwnDeadline.class),
         routingKey(method, parameters));
   }
 

@@ -8,6 +8,7 @@ import io.rpcx.core.internal.codec.Utf8Strings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -117,7 +118,9 @@ public final class RequestEnvelope {
       requestId = 0; // proto3 leaves out a zero request_id
     }
     return new RequestEnvelope(
-        (int) requestId, service, method, count, regions, timeoutMillis, metadata);
+        (int) requestId, service, method, count, regions, timeoutMillis,
+        // Read only: handed to user code. A view, not a copy: nothing else holds the map.
+        metadata.isEmpty() ? metadata : Collections.unmodifiableMap(metadata));
   }
 
   private static void readArgument(CodedInputStream in, int base, int[] regions, int at)

@@ -7,6 +7,7 @@ import io.rpcx.core.internal.config.Checks;
 import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.config.TypeScan;
 import io.rpcx.server.ExceptionLogging;
+import io.rpcx.server.RefusalListener;
 import io.rpcx.server.ServerInterceptor;
 import io.rpcx.server.internal.registration.Registration;
 import java.time.Duration;
@@ -48,6 +49,7 @@ public final class ServerConfig {
   private final int maxConnections;
   private final Duration idleTimeout;
   private final List<ServerInterceptor> interceptors;
+  private final List<RefusalListener> refusalListeners;
   private final ExceptionLogging declaredExceptionLogging;
   private final ExceptionLogging otherExceptionLogging;
 
@@ -72,6 +74,7 @@ public final class ServerConfig {
     this.maxConnections = builder.maxConnections;
     this.idleTimeout = builder.idleTimeout;
     this.interceptors = List.copyOf(builder.interceptors);
+    this.refusalListeners = List.copyOf(builder.refusalListeners);
     this.declaredExceptionLogging = builder.declaredExceptionLogging;
     this.otherExceptionLogging = builder.otherExceptionLogging;
   }
@@ -168,6 +171,11 @@ public final class ServerConfig {
     return interceptors;
   }
 
+  /** Told of the calls refused before they ran. */
+  public List<RefusalListener> refusalListeners() {
+    return refusalListeners;
+  }
+
   public ExceptionLogging declaredExceptionLogging() {
     return declaredExceptionLogging;
   }
@@ -198,6 +206,7 @@ public final class ServerConfig {
     private int maxConnections = 10_000;
     private Duration idleTimeout = Duration.ofMinutes(10);
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
+    private final List<RefusalListener> refusalListeners = new ArrayList<>();
     private ExceptionLogging declaredExceptionLogging = ExceptionLogging.at(Level.DEBUG);
     private ExceptionLogging otherExceptionLogging = ExceptionLogging.withStackTrace(Level.WARN);
 
@@ -231,6 +240,10 @@ public final class ServerConfig {
 
     public void intercept(ServerInterceptor interceptor) {
       interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+    }
+
+    public void refusalListener(RefusalListener listener) {
+      refusalListeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     public void registrar(ServiceRegistrar registrar) {

@@ -4,11 +4,14 @@ import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.RequestEnvelope;
+import io.rpcx.server.RefusalListener;
+import io.rpcx.server.RefusedCall;
 import io.rpcx.server.ServerInterceptor;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +33,8 @@ public final class RequestDispatcher {
   final int maxDepth;
   final List<ServerInterceptor> interceptors;
   final ExceptionLog exceptionLog;
+  private final RefusalListener[] refusalListeners;
+  private final LongAdder refusals = new LongAdder();
 
   /**
    * @param executor runs the calls; {@code null} runs them on the event loop
@@ -41,7 +46,8 @@ public final class RequestDispatcher {
       int maxMetadataBytes,
       int maxDepth,
       List<ServerInterceptor> interceptors,
-      ExceptionLog exceptionLog) {
+      ExceptionLog exceptionLog,
+      List<RefusalListener> refusalListeners) {
     this.registry = registry;
     this.executor = executor;
     this.tracker = tracker;
@@ -49,6 +55,12 @@ public final class RequestDispatcher {
     this.maxDepth = maxDepth;
     this.interceptors = List.copyOf(interceptors);
     this.exceptionLog = exceptionLog;
+    this.refusalListeners = refusalListeners.toArray(new RefusalListener[0]);
+  }
+
+  /** Calls refused before they ran, since the server started. */
+  public long refusedCalls() {
+    return refusals.sum();
   }
 
   /** Handles one request frame; takes ownership of {@code payload}. */
@@ -67,38 +79,40 @@ public final class RequestDispatcher {
       return;
     }
     int requestId = envelope.requestId();
+    Map<String, ServerMethod> methods = registry.service(envelope.service());
+    ServerMethod method = methods == null ? null : methods.get(envelope.method());
     // A draining server refuses every new call the same way, known method or not: the caller may
     // retry it on another server, which may publish what this one does not.
     String drainReason = connection.drainReason();
     if (drainReason != null) {
       payload.release();
-      connection.sendError(
-          requestId,
+      refuse(
+          connection,
+          envelope,
+          method != null,
           StatusCode.UNAVAILABLE,
-          drainReason + "; " + envelope.service() + "/" + envelope.method() + " was not processed",
-          "");
+          drainReason + "; " + envelope.service() + "/" + envelope.method() + " was not processed");
       return;
     }
-    Map<String, ServerMethod> methods = registry.service(envelope.service());
-    ServerMethod method = methods == null ? null : methods.get(envelope.method());
     if (method == null) {
       payload.release();
       String problem =
           methods == null
               ? "unknown service '" + envelope.service() + "'"
               : "service '" + envelope.service() + "' has no method '" + envelope.method() + "'";
-      connection.sendError(requestId, StatusCode.NOT_FOUND, problem, "");
+      refuse(connection, envelope, false, StatusCode.NOT_FOUND, problem);
       return;
     }
     if (!connection.tryStartCall()) {
       payload.release();
-      connection.sendError(
-          requestId,
+      refuse(
+          connection,
+          envelope,
+          true,
           StatusCode.RESOURCE_EXHAUSTED,
           "too many calls in flight on this connection (limit "
               + connection.maxConcurrentCalls() + "); " + method.model().displayName()
-              + " was not processed",
-          "");
+              + " was not processed");
       return;
     }
     ServerCall call =
@@ -120,6 +134,46 @@ public final class RequestDispatcher {
           StatusCode.RESOURCE_EXHAUSTED,
           "the server is overloaded (" + e.getMessage() + "); " + method.model().displayName()
               + " was not processed");
+    }
+  }
+
+  /** Answers the request with an error, without running anything, and says so to the listeners. */
+  private void refuse(
+      ServerConnection connection,
+      RequestEnvelope envelope,
+      boolean methodKnown,
+      StatusCode status,
+      String reason) {
+    // Counted and told first, so that a client that has its answer finds the refusal recorded.
+    refused(connection, envelope, methodKnown, status, reason);
+    connection.sendError(envelope.requestId(), status, reason, "");
+  }
+
+  /** Counts a call refused before it ran, and tells the listeners. */
+  void refused(
+      ServerConnection connection,
+      RequestEnvelope envelope,
+      boolean methodKnown,
+      StatusCode status,
+      String reason) {
+    refusals.increment();
+    if (refusalListeners.length == 0) {
+      return;
+    }
+    RefusedCall refused =
+        new RefusedCall(
+            envelope.service(),
+            envelope.method(),
+            methodKnown,
+            status,
+            reason,
+            connection.remoteAddress());
+    for (RefusalListener listener : refusalListeners) {
+      try {
+        listener.onRefused(refused);
+      } catch (RuntimeException e) {
+        logger.warn("Refusal listener {} failed on {}", listener.getClass().getName(), refused, e);
+      }
     }
   }
 }

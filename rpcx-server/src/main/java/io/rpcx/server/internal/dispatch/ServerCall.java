@@ -1,6 +1,7 @@
 package io.rpcx.server.internal.dispatch;
 
 import io.rpcx.core.BadRequestException;
+import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
@@ -10,8 +11,10 @@ import io.rpcx.core.internal.protocol.RequestEnvelope;
 import io.rpcx.server.CallInfo;
 import io.rpcx.server.ServerInterceptor;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -36,7 +39,10 @@ final class ServerCall implements Runnable, CallInfo {
   private final CallTracker tracker;
   private final List<ServerInterceptor> interceptors;
   private final ExceptionLog exceptionLog;
+  private final RequestDispatcher dispatcher;
   private Payload payload;
+  /** The call's context, current while its interceptors and implementation run. */
+  private RpcxContext context;
 
   /** A call of {@code method}; {@code server} holds what every call of the server shares. */
   ServerCall(
@@ -55,6 +61,7 @@ final class ServerCall implements Runnable, CallInfo {
     this.tracker = server.tracker;
     this.interceptors = server.interceptors;
     this.exceptionLog = server.exceptionLog;
+    this.dispatcher = server;
   }
 
   @Override
@@ -70,8 +77,30 @@ final class ServerCall implements Runnable, CallInfo {
           connection.remoteAddress(),
           timeoutMillis);
       finished();
+      dispatcher.refused(
+          connection,
+          envelope,
+          true,
+          StatusCode.TIMEOUT,
+          "its caller's timeout of " + timeoutMillis + " ms passed before it could run");
       return;
     }
+    context =
+        RpcxContext.forCall(
+            envelope.service(),
+            envelope.method(),
+            model.javaMethod(),
+            timeoutMillis > 0,
+            receivedNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMillis),
+            envelope.metadata(),
+            connection.remoteAddress());
+    try (RpcxContext.Scope ignored = context.attach()) {
+      serve(model);
+    }
+  }
+
+  /** Runs the interceptors and the implementation, with the call's context current. */
+  private void serve(MethodModel model) {
     if (interceptors.isEmpty()) {
       Object result;
       try {
@@ -168,6 +197,7 @@ final class ServerCall implements Runnable, CallInfo {
   /** Answers with an error without running the implementation. */
   void reject(StatusCode code, String message) {
     releasePayload();
+    dispatcher.refused(connection, envelope, true, code, message);
     connection.sendError(envelope.requestId(), code, message, "");
     finished();
   }
@@ -277,6 +307,16 @@ final class ServerCall implements Runnable, CallInfo {
   @Override
   public String remoteAddress() {
     return connection.remoteAddress();
+  }
+
+  @Override
+  public Optional<Duration> timeRemaining() {
+    return context.timeRemaining();
+  }
+
+  @Override
+  public RpcxContext context() {
+    return context;
   }
 
   /** An exception thrown by the implementation, as opposed to a refusal by RPCX or an interceptor. */

@@ -115,6 +115,12 @@ public final class WorkerPool extends AbstractExecutorService {
     return accepted.get();
   }
 
+  /** Calls waiting for a thread (an estimate, as the pool's own counts are). */
+  public int queuedCalls() {
+    long queued = pool.getQueuedSubmissionCount() + pool.getQueuedTaskCount();
+    return (int) Math.min(Integer.MAX_VALUE, queued);
+  }
+
   /** Number of threads the pool has now, busy or idle. */
   public int threads() {
     return pool.getPoolSize();

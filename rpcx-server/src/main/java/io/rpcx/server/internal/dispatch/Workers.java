@@ -2,6 +2,7 @@ package io.rpcx.server.internal.dispatch;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,6 +36,20 @@ public final class Workers {
   /** The executor of implementation code, or {@code null} to run it on the network threads. */
   public Executor executor() {
     return executor;
+  }
+
+  /**
+   * Calls waiting for a thread: counted for the server's own pool and a {@code
+   * ThreadPoolExecutor}, 0 otherwise.
+   */
+  public int queuedCalls() {
+    if (executor instanceof WorkerPool) {
+      return ((WorkerPool) executor).queuedCalls();
+    }
+    if (executor instanceof ThreadPoolExecutor) {
+      return ((ThreadPoolExecutor) executor).getQueue().size();
+    }
+    return 0;
   }
 
   /**

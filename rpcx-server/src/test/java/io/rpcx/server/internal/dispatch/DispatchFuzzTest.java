@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.core.StatusCode;
+import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
-import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.core.internal.model.StandardCodecs;
+import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyWriter;
-import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,7 +72,8 @@ class DispatchFuzzTest {
           1024,
           16,
           List.of(),
-          new ExceptionLog(null, false, null, false));
+          new ExceptionLog(null, false, null, false),
+          List.of());
 
   /** Records what the dispatcher did with one request. */
   private static final class RecordingConnection implements ServerConnection {

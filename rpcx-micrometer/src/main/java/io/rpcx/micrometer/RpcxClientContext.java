@@ -1,0 +1,35 @@
+package io.rpcx.micrometer;
+
+import io.micrometer.observation.transport.RequestReplySenderContext;
+import io.rpcx.client.CallResult;
+import io.rpcx.client.ClientCall;
+
+/**
+ * The observation context of one attempt of a client call: the call (the carrier that trace headers
+ * are written into, as metadata) and, once it ended, its result.
+ */
+public class RpcxClientContext extends RequestReplySenderContext<ClientCall, CallResult> {
+  private final ClientCall call;
+
+  /** The context of {@code call}, before it is sent. */
+  public RpcxClientContext(ClientCall call) {
+    super((carrier, key, value) -> carrier.putMetadata(RpcTags.metadataKey(key), value));
+    this.call = call;
+    setCarrier(call);
+    setRemoteServiceName(call.service());
+    // A URI: Micrometer Tracing reads the span's remote host and port from it, and logs a warning
+    // on every call when it cannot parse it ("host:port" alone does not parse).
+    String server = call.server();
+    setRemoteServiceAddress(server == null ? null : "rpcx://" + server);
+  }
+
+  /** The attempt observed. */
+  public ClientCall call() {
+    return call;
+  }
+
+  /** How the attempt ended, or {@code null} while it runs. */
+  public CallResult result() {
+    return getResponse();
+  }
+}

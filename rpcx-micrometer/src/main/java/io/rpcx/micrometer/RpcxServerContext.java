@@ -1,0 +1,69 @@
+package io.rpcx.micrometer;
+
+import io.micrometer.observation.transport.RequestReplyReceiverContext;
+import io.rpcx.core.StatusCode;
+import io.rpcx.server.CallInfo;
+import io.rpcx.server.RefusedCall;
+
+/**
+ * The observation context of one call a server serves, or refused before serving it: its names,
+ * whether the server publishes the method, the client's address, the carrier trace headers are read
+ * from (the call's metadata), and once it ended, its status.
+ */
+public class RpcxServerContext extends RequestReplyReceiverContext<CallInfo, Object> {
+  private final String service;
+  private final String method;
+  private final boolean methodKnown;
+  private final String remoteAddress;
+  private StatusCode status = StatusCode.OK;
+
+  /** The context of a call about to be served. */
+  public RpcxServerContext(CallInfo call) {
+    super((carrier, key) -> carrier.metadata().get(RpcTags.metadataKey(key)));
+    setCarrier(call);
+    this.service = call.service();
+    this.method = call.method();
+    this.methodKnown = true;
+    this.remoteAddress = call.remoteAddress();
+  }
+
+  /** The context of a call refused before it was served. */
+  public RpcxServerContext(RefusedCall call) {
+    super((carrier, key) -> null);
+    this.service = call.service();
+    this.method = call.method();
+    this.methodKnown = call.isMethodKnown();
+    this.remoteAddress = call.remoteAddress();
+    this.status = call.status();
+  }
+
+  /** The service name the request carried. */
+  public String service() {
+    return service;
+  }
+
+  /** The method name the request carried. */
+  public String method() {
+    return method;
+  }
+
+  /** Whether the server publishes the method; unknown names are not used as tags. */
+  public boolean isMethodKnown() {
+    return methodKnown;
+  }
+
+  /** The client's address. */
+  public String remoteAddress() {
+    return remoteAddress;
+  }
+
+  /** How the call ended ({@link StatusCode#OK} until it failed). */
+  public StatusCode status() {
+    return status;
+  }
+
+  /** Records how the call ended. */
+  public void status(StatusCode status) {
+    this.status = status;
+  }
+}

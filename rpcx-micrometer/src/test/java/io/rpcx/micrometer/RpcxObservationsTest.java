@@ -1,0 +1,168 @@
+package io.rpcx.micrometer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import io.rpcx.client.RpcxClient;
+import io.rpcx.core.NotFoundException;
+import io.rpcx.core.RemoteFailureException;
+import io.rpcx.server.RpcxServer;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Every call is timed on both sides under the OpenTelemetry RPC names and tags, refused calls
+ * included, and the gauges show what the client and server are doing.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class RpcxObservationsTest {
+  private final TestObservationRegistry observations = TestObservationRegistry.create();
+  private final MeterRegistry meters = new SimpleMeterRegistry();
+  private RpcxServer server;
+  private RpcxClient client;
+
+  @BeforeEach
+  void start() {
+    observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+    RpcxServer.Builder builder =
+        RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(new Greeter.Impl());
+    RpcxServerObservations.instrument(builder, observations);
+    server = builder.build().start();
+    client =
+        RpcxClient.builder()
+            .target("127.0.0.1", server.port())
+            .intercept(RpcxClientObservations.interceptor(observations))
+            .build();
+    new RpcxServerMetrics(server).bindTo(meters);
+    new RpcxClientMetrics(client).bindTo(meters);
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    server.stop();
+  }
+
+  private Timer timer(String name, String method, String status) {
+    return meters.get(name).tag("rpc.method", method).tag("rpc.status_code", status).timer();
+  }
+
+  @Test
+  void aCallIsTimedOnBothSidesWithTheRpcNamesAndTags() {
+    assertEquals("hello ann", client.create(Greeter.class).hello("ann"));
+    Timer clientTimer = timer("rpc.client.call.duration", "greeter/hello", "OK");
+    assertEquals(1, clientTimer.count());
+    assertEquals("rpcx", clientTimer.getId().getTag("rpc.system.name"));
+    assertEquals("none", clientTimer.getId().getTag("error.type"));
+    assertEquals("127.0.0.1", clientTimer.getId().getTag("server.address"));
+    assertEquals(String.valueOf(server.port()), clientTimer.getId().getTag("server.port"));
+    Timer serverTimer = timer("rpc.server.call.duration", "greeter/hello", "OK");
+    assertEquals(1, serverTimer.count());
+    assertTrue(
+        clientTimer.totalTime(TimeUnit.NANOSECONDS) >= serverTimer.totalTime(TimeUnit.NANOSECONDS));
+    TestObservationRegistryAssert.assertThat(observations)
+        .hasNumberOfObservationsWithNameEqualTo("rpc.client.call.duration", 1)
+        .hasNumberOfObservationsWithNameEqualTo("rpc.server.call.duration", 1)
+        .forAllObservationsWithNameEqualTo(
+            "rpc.server.call.duration",
+            observation ->
+                observation
+                    .hasContextualNameEqualTo("greeter/hello")
+                    .hasHighCardinalityKeyValueWithKey("network.peer.address"));
+  }
+
+  @Test
+  void aFailureIsTaggedWithItsStatus() {
+    Greeter greeter = client.create(Greeter.class);
+    assertThrows(RemoteFailureException.class, () -> greeter.fail("boom"));
+    Timer clientTimer = timer("rpc.client.call.duration", "greeter/fail", "REMOTE_FAILURE");
+    assertEquals("REMOTE_FAILURE", clientTimer.getId().getTag("error.type"));
+    Timer serverTimer = timer("rpc.server.call.duration", "greeter/fail", "REMOTE_FAILURE");
+    assertEquals("REMOTE_FAILURE", serverTimer.getId().getTag("error.type"));
+    assertEquals("IllegalStateException", serverTimer.getId().getTag("error"));
+  }
+
+  @Test
+  void aCallToAMethodTheServerDoesNotPublishIsCountedAsOther() {
+    assertThrows(
+        NotFoundException.class, () -> client.create(Greeter.WithUnknownMethod.class).goodbye("x"));
+    assertEquals(1, timer("rpc.server.call.duration", "_OTHER", "NOT_FOUND").count());
+    assertEquals(1, timer("rpc.client.call.duration", "greeter/goodbye", "NOT_FOUND").count());
+    assertEquals(1.0, meters.get("rpcx.server.calls.refused").functionCounter().count());
+  }
+
+  @Test
+  void theGaugesAndCountersStillReadTheirStatsAfterAGarbageCollection() {
+    // Micrometer holds a meter's state weakly: the binders must keep it reachable. Collect until
+    // a weakly held object of our own is gone, so that the stats would have been too.
+    java.lang.ref.WeakReference<Object> probe = new java.lang.ref.WeakReference<>(new Object());
+    for (int i = 0; i < 50 && probe.get() != null; i++) {
+      System.gc();
+    }
+    assertTrue(probe.get() == null, "a garbage collection ran");
+    client.create(Greeter.class).hello("ann");
+    assertThrows(
+        NotFoundException.class, () -> client.create(Greeter.WithUnknownMethod.class).goodbye("x"));
+    assertEquals(1.0, meters.get("rpcx.server.calls.refused").functionCounter().count());
+    assertEquals(1.0, meters.get("rpcx.client.connections.open").gauge().value());
+    assertEquals(0.0, meters.get("rpcx.client.retries").functionCounter().count());
+  }
+
+  @Test
+  void theGaugesShowConnectionsAndNoCallLeftInFlight() {
+    client.create(Greeter.class).hello("ann");
+    assertEquals(1.0, meters.get("rpcx.client.connections.open").gauge().value());
+    assertEquals(0.0, meters.get("rpcx.client.calls.active").gauge().value());
+    assertEquals(0.0, meters.get("rpcx.client.retries").functionCounter().count());
+    assertEquals(0.0, meters.get("rpcx.client.ejections").functionCounter().count());
+    assertEquals(0.0, meters.get("rpcx.server.calls.active").gauge().value());
+    assertEquals(0.0, meters.get("rpcx.server.calls.queued").gauge().value());
+    awaitGauge("rpcx.server.connections.open", 1.0);
+  }
+
+  @Test
+  void aCustomConventionRenamesAndRetags() {
+    client.close();
+    client =
+        RpcxClient.builder()
+            .target("127.0.0.1", server.port())
+            .intercept(
+                RpcxClientObservations.interceptor(
+                    observations,
+                    new DefaultRpcxClientObservationConvention() {
+                      @Override
+                      public String getName() {
+                        return "greeter.calls";
+                      }
+
+                      @Override
+                      public io.micrometer.common.KeyValues getLowCardinalityKeyValues(
+                          RpcxClientContext context) {
+                        return super.getLowCardinalityKeyValues(context).and("tenant", "a");
+                      }
+                    }))
+            .build();
+    client.create(Greeter.class).hello("ann");
+    assertEquals("a", meters.get("greeter.calls").timer().getId().getTag("tenant"));
+  }
+
+  private void awaitGauge(String name, double expected) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (meters.get(name).gauge().value() != expected) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(name + " is " + meters.get(name).gauge().value());
+      }
+      Thread.onSpinWait();
+    }
+  }
+}

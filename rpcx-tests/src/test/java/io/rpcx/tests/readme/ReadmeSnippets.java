@@ -1,0 +1,104 @@
+package io.rpcx.tests.readme;
+
+import io.micrometer.observation.ObservationRegistry;
+import io.rpcx.annotation.Method;
+import io.rpcx.annotation.RPCXClient;
+import io.rpcx.annotation.RPCXServer;
+import io.rpcx.client.LoadBalancing;
+import io.rpcx.client.RpcxClient;
+import io.rpcx.micrometer.RpcxClientObservations;
+import io.rpcx.micrometer.RpcxServerObservations;
+import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
+import io.rpcx.server.RpcxServer;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The Java snippets of README.md, each line as the README has it, in code that compiles:
+ * {@code ReadmeSnippetsTest} checks that every line of every snippet is here, in order, so that a
+ * README snippet that stops compiling fails the build. Never run (the README's addresses are
+ * examples).
+ */
+final class ReadmeSnippets {
+  private ReadmeSnippets() {}
+
+  /** The value type the snippets use. */
+  public record OrderInfo(long id, String item, int quantity) {}
+
+  /** The checked exception the snippets declare. */
+  public static final class OrderNotFoundException extends Exception {
+    public OrderNotFoundException(String message) {
+      super(message);
+    }
+  }
+
+  // "Your first service"
+
+  @RPCXClient(name = "orders", address = "127.0.0.1", port = 9000)
+  public interface OrderService {
+    OrderInfo loadOrder(OrderInfo order);              // POJOs and records need no IDL
+    @Method("findOrder") OrderInfo find(long id) throws OrderNotFoundException;
+    CompletableFuture<List<OrderInfo>> recent(int n);   // asynchronous
+  }
+
+  @RPCXServer(name = "orders")
+  public static class OrderServiceImpl implements OrderService {
+    @Override
+    public OrderInfo loadOrder(OrderInfo order) {
+      return order;
+    }
+
+    @Override
+    public OrderInfo find(long id) throws OrderNotFoundException {
+      throw new OrderNotFoundException("no order " + id);
+    }
+
+    @Override
+    public CompletableFuture<List<OrderInfo>> recent(int n) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+  }
+
+  static RpcxServer publish() {
+    RpcxServer server = RpcxServer.builder()
+        .port(9000)
+        .scan("com.example.orders")        // or .service(new OrderServiceImpl())
+        .build()
+        .start();
+    return server;
+  }
+
+  static OrderInfo call(OrderInfo draft) {
+    RpcxClient client = RpcxClient.builder()
+        .target("orders.internal", 9000)   // overrides the annotation's address
+        .build();                          // share one client: it is thread-safe
+    OrderService orders = client.create(OrderService.class);
+    OrderInfo order = orders.loadOrder(draft);
+    return order;
+  }
+
+  // "Many servers"
+
+  static RpcxClient manyServers() {
+    ZooKeeperRegistry zooKeeper = ZooKeeperRegistry.builder().connectString("zk1:2181,zk2:2181").build();
+    RpcxServer.builder().service(new OrderServiceImpl()).registrar(zooKeeper).build().start();
+
+    RpcxClient client = RpcxClient.builder()
+        .discovery(zooKeeper)                         // or .targets(OrderService.class, "h1:9000", "h2:9000")
+        .loadBalancing(LoadBalancing.LEAST_IN_FLIGHT) // the default; ROUND_ROBIN, CONSISTENT_HASHING
+        .build();
+    return client;
+  }
+
+  // "Seeing every call"
+
+  static RpcxClient observed(
+      RpcxServer.Builder serverBuilder, ObservationRegistry observationRegistry) {
+    RpcxServerObservations.instrument(serverBuilder, observationRegistry);
+    RpcxClient client = RpcxClient.builder()
+        .target("orders", 9000)
+        .intercept(RpcxClientObservations.interceptor(observationRegistry))
+        .build();
+    return client;
+  }
+}
