@@ -424,8 +424,9 @@ public final class RpcxClient implements AutoCloseable {
      * Builds the client, checking every registered and scanned interface.
      *
      * @throws IllegalArgumentException naming the interface and method of the first mistake found
-     * @throws IllegalStateException if the class path holds a protobuf-java or Netty version RPCX
-     *     does not run with, naming the library, the version found and the range supported
+     * @throws io.rpcx.core.UnsupportedRuntimeException if the class path holds a protobuf-java or
+     *     Netty version RPCX does not run with, naming the library, the version found and the range
+     *     supported
      */
     public RpcxClient build() {
       RuntimeCompatibility.check();

@@ -137,6 +137,17 @@ public final class TlsConfig {
       return this;
     }
 
+    /**
+     * This side's key and certificate chain, from {@code keyManager} (a key store, a Spring Boot
+     * SSL bundle); for a client: for mutual TLS.
+     */
+    public Builder keyManager(KeyManagerFactory keyManager) {
+      this.keyManager = Objects.requireNonNull(keyManager, "keyManager");
+      this.certificateChain = null;
+      this.privateKey = null;
+      return this;
+    }
+
     /** Trusts the certificates of this PEM file (instead of the JDK's trusted authorities). */
     public Builder trust(Path trustedCertificates) {
       this.trustedCertificates = readable(trustedCertificates, "trustedCertificates");

@@ -455,6 +455,30 @@ public final class RpcxServer implements AutoCloseable {
     }
 
     /**
+     * Publishes {@code implementation} as {@code name} with the methods of {@code
+     * serviceInterfaces} only, reading its annotations ({@code @Method}, {@code @Idempotent},
+     * {@code @OwnDeadline}) from {@code implementationClass}. For an implementation behind a proxy
+     * (Spring AOP, a decorator), whose own class carries neither the annotations nor only the
+     * service's interfaces, and for a class that also implements interfaces that are not part of
+     * the service ({@code InitializingBean}, say):
+     *
+     * <pre>{@code
+     * builder.service("orders", transactionalProxy, OrderServiceImpl.class, OrderService.class);
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if no interface is given, or {@code implementation} does
+     *     not implement one of them
+     */
+    public Builder service(
+        String name,
+        Object implementation,
+        Class<?> implementationClass,
+        Class<?>... serviceInterfaces) {
+      config.service(name, implementation, implementationClass, List.of(serviceInterfaces));
+      return this;
+    }
+
+    /**
      * Publishes every class annotated {@link RPCXServer} in these packages and their subpackages,
      * created through its public no-argument constructor. Works on class directories and jars.
      */
@@ -556,8 +580,9 @@ public final class RpcxServer implements AutoCloseable {
      * Validates every service and builds the server (not started).
      *
      * @throws IllegalArgumentException naming the class and method of the first mistake found
-     * @throws IllegalStateException if the class path holds a protobuf-java or Netty version RPCX
-     *     does not run with, naming the library, the version found and the range supported
+     * @throws io.rpcx.core.UnsupportedRuntimeException if the class path holds a protobuf-java or
+     *     Netty version RPCX does not run with, naming the library, the version found and the range
+     *     supported
      */
     public RpcxServer build() {
       RuntimeCompatibility.check();

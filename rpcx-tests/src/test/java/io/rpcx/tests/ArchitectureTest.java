@@ -54,7 +54,8 @@ class ArchitectureTest {
               "io.rpcx.server",
               "io.rpcx.registry",
               "io.rpcx.micrometer",
-              "io.rpcx.opentelemetry");
+              "io.rpcx.opentelemetry",
+              "io.rpcx.spring");
 
   /**
    * The types a user may name: public, outside every {@code internal} package, and nested (if at
@@ -92,6 +93,7 @@ class ArchitectureTest {
       io.rpcx.core.StatusCode
       io.rpcx.core.TlsConfig
       io.rpcx.core.TlsConfig$Builder
+      io.rpcx.core.UnsupportedRuntimeException
       io.rpcx.core.UnauthenticatedException
       io.rpcx.core.UnavailableException
       io.rpcx.core.discovery.ServiceDiscovery
@@ -130,6 +132,23 @@ class ArchitectureTest {
       io.rpcx.server.ServerInterceptor$Next
       io.rpcx.server.ServerInterceptors
       io.rpcx.server.ServerStats
+      io.rpcx.spring.boot.EnableRpcxClients
+      io.rpcx.spring.boot.LocalRpcxServerPort
+      io.rpcx.spring.boot.RpcxClientBuilderCustomizer
+      io.rpcx.spring.boot.RpcxClientInterfaces
+      io.rpcx.spring.boot.RpcxServerBuilderCustomizer
+      io.rpcx.spring.boot.autoconfigure.RpcxClientAutoConfiguration
+      io.rpcx.spring.boot.autoconfigure.RpcxHealthContributorAutoConfiguration
+      io.rpcx.spring.boot.autoconfigure.RpcxObservationAutoConfiguration
+      io.rpcx.spring.boot.autoconfigure.RpcxProperties
+      io.rpcx.spring.boot.autoconfigure.RpcxProperties$Client
+      io.rpcx.spring.boot.autoconfigure.RpcxProperties$Observations
+      io.rpcx.spring.boot.autoconfigure.RpcxProperties$Server
+      io.rpcx.spring.boot.autoconfigure.RpcxProperties$Service
+      io.rpcx.spring.boot.autoconfigure.RpcxProperties$Ssl
+      io.rpcx.spring.boot.autoconfigure.RpcxProperties$ZooKeeper
+      io.rpcx.spring.boot.autoconfigure.RpcxServerAutoConfiguration
+      io.rpcx.spring.boot.autoconfigure.RpcxZooKeeperAutoConfiguration
       """;
 
   /**

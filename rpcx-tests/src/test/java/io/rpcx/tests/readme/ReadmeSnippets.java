@@ -10,8 +10,11 @@ import io.rpcx.micrometer.RpcxClientObservations;
 import io.rpcx.micrometer.RpcxServerObservations;
 import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
 import io.rpcx.server.RpcxServer;
+import io.rpcx.spring.boot.EnableRpcxClients;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.stereotype.Service;
 
 /**
  * The Java snippets of README.md, each line as the README has it, in code that compiles:
@@ -101,4 +104,23 @@ final class ReadmeSnippets {
         .build();
     return client;
   }
+
+  // "Spring Boot"
+
+  @SpringBootApplication
+  @EnableRpcxClients(basePackageClasses = OrderService.class)
+  public static class ShopApplication {}
+
+  @Service
+  public class Checkout {
+    private final OrderService orders; // calls the remote "orders" service
+
+    public Checkout(OrderService orders) {
+      this.orders = orders;
+    }
+  }
+
+  @Service
+  @RPCXServer(name = "orders")
+  public static class SpringOrderService extends OrderServiceImpl {}
 }

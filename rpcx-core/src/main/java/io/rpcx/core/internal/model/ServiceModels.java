@@ -73,6 +73,18 @@ public final class ServiceModels {
   /** The model of a service implementation class published as {@code service}. */
   public static ServiceModel forServer(
       String service, Class<?> implementation, CodecRegistry codecs) {
+    return forServer(service, implementation, List.of(), codecs);
+  }
+
+  /**
+   * The model of a service implementation class published as {@code service} with the methods of
+   * {@code serviceInterfaces} only, or of every interface it implements if that list is empty.
+   */
+  public static ServiceModel forServer(
+      String service,
+      Class<?> implementation,
+      List<Class<?>> serviceInterfaces,
+      CodecRegistry codecs) {
     String name = service == null ? "" : service.strip();
     if (name.isEmpty()) {
       throw new IllegalArgumentException(
@@ -84,7 +96,10 @@ public final class ServiceModels {
           implementation.getName() + " is published as service '" + name
               + "' but is not a concrete class");
     }
-    Set<Class<?>> interfaces = serviceInterfaces(implementation);
+    Set<Class<?>> interfaces =
+        serviceInterfaces.isEmpty()
+            ? serviceInterfaces(implementation)
+            : checkedInterfaces(name, implementation, serviceInterfaces);
     if (interfaces.isEmpty()) {
       throw new IllegalArgumentException(
           implementation.getName() + " is published as service '" + name
@@ -317,13 +332,42 @@ public final class ServiceModels {
     }
   }
 
+  /** {@code interfaces}, checked to be non-JDK interfaces that {@code implementation} implements. */
+  private static Set<Class<?>> checkedInterfaces(
+      String service, Class<?> implementation, List<Class<?>> interfaces) {
+    Set<Class<?>> checked = new LinkedHashSet<>();
+    for (Class<?> candidate : interfaces) {
+      if (!candidate.isInterface()) {
+        throw new IllegalArgumentException(
+            candidate.getName() + " is given as a service interface of '" + service
+                + "' but is not an interface");
+      }
+      if (isJdk(candidate)) {
+        throw new IllegalArgumentException(
+            candidate.getName() + " is given as a service interface of '" + service
+                + "' but is an interface of the JDK");
+      }
+      if (!candidate.isAssignableFrom(implementation)) {
+        throw new IllegalArgumentException(
+            implementation.getName() + " is published as service '" + service + "' with the"
+                + " methods of " + candidate.getName() + " but does not implement it");
+      }
+      checked.add(candidate);
+    }
+    return checked;
+  }
+
+  private static boolean isJdk(Class<?> type) {
+    String name = type.getName();
+    return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.");
+  }
+
   /** Interfaces implemented by the class or its superclasses, except those of the JDK. */
   private static Set<Class<?>> serviceInterfaces(Class<?> implementation) {
     Set<Class<?>> interfaces = new LinkedHashSet<>();
     for (Class<?> c = implementation; c != null && c != Object.class; c = c.getSuperclass()) {
       for (Class<?> candidate : c.getInterfaces()) {
-        String name = candidate.getName();
-        if (!name.startsWith("java.") && !name.startsWith("javax.") && !name.startsWith("jdk.")) {
+        if (!isJdk(candidate)) {
           interfaces.add(candidate);
         }
       }

@@ -1,5 +1,6 @@
 package io.rpcx.core.internal.runtime;
 
+import io.rpcx.core.UnsupportedRuntimeException;
 import io.rpcx.core.internal.transport.NettyVersions;
 import java.io.IOException;
 import java.io.InputStream;
@@ -72,31 +73,34 @@ public final class RuntimeCompatibility {
           "netty-transport-classes-kqueue",
           "netty-transport-native-unix-common");
 
-  private static final String PROBLEM = findProblem();
+  private static final UnsupportedRuntimeException PROBLEM = findProblem();
 
   private RuntimeCompatibility() {}
 
   /**
    * Fails if the class path holds a protobuf-java or Netty that RPCX does not run with.
    *
-   * @throws IllegalStateException naming the library, the version found and the range supported
+   * @throws UnsupportedRuntimeException naming the library, the version found and the range
+   *     supported
    */
   public static void check() {
     if (PROBLEM != null) {
-      throw new IllegalStateException(PROBLEM);
+      // a new exception each time, with the caller's stack, carrying the same facts
+      throw new UnsupportedRuntimeException(
+          PROBLEM.library(), PROBLEM.found(), PROBLEM.supported(), PROBLEM.advice());
     }
   }
 
-  private static String findProblem() {
+  private static UnsupportedRuntimeException findProblem() {
     String protobuf = ProtobufRuntime.version();
     Map<String, String> netty = NettyVersions.identify();
     logger.debug("protobuf-java {}, Netty {}", protobuf == null ? "(version unknown)" : protobuf, netty);
-    String problem = protobufProblem(protobuf);
+    UnsupportedRuntimeException problem = protobufProblem(protobuf);
     return problem != null ? problem : nettyProblem(netty, NettyVersions.hasIoHandlers());
   }
 
   /** What is wrong with protobuf-java {@code version}, or {@code null} ({@code null} if unknown). */
-  static String protobufProblem(String version) {
+  static UnsupportedRuntimeException protobufProblem(String version) {
     return version == null || PROTOBUF.contains(version) ? null : PROTOBUF.problem(version);
   }
 
@@ -104,7 +108,7 @@ public final class RuntimeCompatibility {
    * What is wrong with the Netty artifacts {@code versions} (artifact id to version), or {@code
    * null}. Without versions (a jar that merged Netty's), the 4.2 API decides.
    */
-  static String nettyProblem(Map<String, String> versions, boolean hasIoHandlers) {
+  static UnsupportedRuntimeException nettyProblem(Map<String, String> versions, boolean hasIoHandlers) {
     for (String artifact : NETTY_ARTIFACTS) {
       String version = versions.get(artifact);
       if (version != null && !NETTY.contains(version)) {

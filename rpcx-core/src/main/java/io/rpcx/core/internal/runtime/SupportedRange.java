@@ -1,5 +1,7 @@
 package io.rpcx.core.internal.runtime;
 
+import io.rpcx.core.UnsupportedRuntimeException;
+
 /**
  * The versions of one library RPCX runs with, from {@code minimum} up to, not including, {@code
  * end}, and the message that names them when the class path holds another. Immutable.
@@ -38,8 +40,8 @@ final class SupportedRange {
    * The message for a class path holding {@code found}: {@code "RPCX needs protobuf-java 3.25.0
    * or newer (up to 4.x); found 3.21.12 on the class path. ..."}.
    */
-  String problem(String found) {
-    return "RPCX needs " + library + " " + minimum + " or newer (up to " + upTo + "); found "
-        + found + " on the class path. " + advice;
+  UnsupportedRuntimeException problem(String found) {
+    return new UnsupportedRuntimeException(
+        library, found, minimum + " or newer (up to " + upTo + ")", advice);
   }
 }

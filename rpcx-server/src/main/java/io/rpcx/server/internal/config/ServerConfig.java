@@ -36,8 +36,7 @@ public final class ServerConfig {
   private final String advertisedHost;
   private final int advertisedPort;
   private final Map<String, String> registrationMetadata;
-  private final List<Object> services;
-  private final List<String> serviceNames;
+  private final List<ServiceBinding> services;
   private final TypeScan scan;
   private final Executor executor;
   private final boolean direct;
@@ -62,7 +61,6 @@ public final class ServerConfig {
     this.advertisedPort = builder.advertisedPort;
     this.registrationMetadata = Collections.unmodifiableMap(new LinkedHashMap<>(builder.registrationMetadata));
     this.services = List.copyOf(builder.services);
-    this.serviceNames = Collections.unmodifiableList(new ArrayList<>(builder.serviceNames));
     this.scan = builder.scan;
     this.executor = builder.executor;
     this.direct = builder.direct;
@@ -115,13 +113,8 @@ public final class ServerConfig {
   }
 
   /** The implementations given to the builder, in order. */
-  public List<Object> services() {
+  public List<ServiceBinding> services() {
     return services;
-  }
-
-  /** The name each of {@link #services()} is published as, or {@code null} for its annotation's. */
-  public List<String> serviceNames() {
-    return serviceNames;
   }
 
   /** Where to look for more services. */
@@ -193,8 +186,7 @@ public final class ServerConfig {
     private String advertisedHost;
     private int advertisedPort;
     private final Map<String, String> registrationMetadata = new LinkedHashMap<>();
-    private final List<Object> services = new ArrayList<>();
-    private final List<String> serviceNames = new ArrayList<>();
+    private final List<ServiceBinding> services = new ArrayList<>();
     private TypeScan scan = TypeScan.none();
     private Executor executor;
     private boolean direct;
@@ -284,8 +276,31 @@ public final class ServerConfig {
 
     /** Publishes {@code implementation} as {@code name}, or under its annotation's if null. */
     public void service(String name, Object implementation) {
-      services.add(Objects.requireNonNull(implementation, "implementation"));
-      serviceNames.add(name);
+      Objects.requireNonNull(implementation, "implementation");
+      services.add(new ServiceBinding(name, implementation, implementation.getClass(), List.of()));
+    }
+
+    /**
+     * Publishes {@code implementation} as {@code name} with the methods of {@code interfaces}, its
+     * model read from {@code describedBy}.
+     */
+    public void service(
+        String name, Object implementation, Class<?> describedBy, List<Class<?>> interfaces) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(implementation, "implementation");
+      Objects.requireNonNull(describedBy, "implementationClass");
+      if (interfaces.isEmpty()) {
+        throw new IllegalArgumentException(
+            "serviceInterfaces of '" + name + "': none given (expected: at least one)");
+      }
+      for (Class<?> serviceInterface : interfaces) {
+        if (!Objects.requireNonNull(serviceInterface, "serviceInterface").isInstance(implementation)) {
+          throw new IllegalArgumentException(
+              "the implementation of '" + name + "' (" + implementation.getClass().getName()
+                  + ") does not implement " + serviceInterface.getName());
+        }
+      }
+      services.add(new ServiceBinding(name, implementation, describedBy, interfaces));
     }
 
     public void scan(String... packages) {

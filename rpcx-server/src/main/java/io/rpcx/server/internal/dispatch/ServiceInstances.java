@@ -6,6 +6,7 @@ import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.server.internal.config.ServerConfig;
+import io.rpcx.server.internal.config.ServiceBinding;
 import java.lang.reflect.Constructor;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,14 +33,13 @@ public final class ServiceInstances {
     CodecRegistry codecs = StandardCodecs.registry();
     List<ServiceModel> models = new ArrayList<>();
     List<Object> implementations = new ArrayList<>();
-    for (int i = 0; i < config.services().size(); i++) {
-      Object implementation = config.services().get(i);
-      String name = config.serviceNames().get(i);
+    for (ServiceBinding service : config.services()) {
       models.add(
-          name == null
-              ? ServiceModels.forServer(implementation.getClass(), codecs)
-              : ServiceModels.forServer(name, implementation.getClass(), codecs));
-      implementations.add(implementation);
+          service.name() == null
+              ? ServiceModels.forServer(service.describedBy(), codecs)
+              : ServiceModels.forServer(
+                  service.name(), service.describedBy(), service.interfaces(), codecs));
+      implementations.add(service.implementation());
     }
     for (String scanPackage : config.scan().packages()) {
       List<Class<?>> found = config.scan().find(scanPackage, RPCXServer.class);

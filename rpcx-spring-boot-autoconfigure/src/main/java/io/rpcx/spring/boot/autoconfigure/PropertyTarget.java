@@ -1,0 +1,57 @@
+package io.rpcx.spring.boot.autoconfigure;
+
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Hands the values of one group of properties ({@code rpcx.server}, say) to a builder, and turns
+ * the builder's refusal of a value into an {@link InvalidRpcxPropertyException} that names the
+ * property: the builders check every value, and the properties say which one was wrong.
+ */
+final class PropertyTarget {
+  /** The builders word their refusals "name: value (expected: what)". */
+  private static final Pattern EXPECTED = Pattern.compile("\\(expected: (.*)\\)\\s*$");
+
+  private final String prefix;
+
+  PropertyTarget(String prefix) {
+    this.prefix = prefix;
+  }
+
+  /** Gives {@code value} to {@code setter} unless it is null. */
+  <T> void set(String property, T value, Consumer<T> setter) {
+    if (value != null) {
+      set(property, value, value, setter);
+    }
+  }
+
+  /** Gives {@code converted}, the value of {@code property} as the builder takes it, to {@code setter}. */
+  <T> void set(String property, Object value, T converted, Consumer<T> setter) {
+    try {
+      setter.accept(converted);
+    } catch (IllegalArgumentException e) {
+      throw refused(property, value, e);
+    }
+  }
+
+  /** An exception for {@code property}, whose {@code value} RPCX refused with {@code refusal}. */
+  InvalidRpcxPropertyException refused(
+      String property, Object value, IllegalArgumentException refusal) {
+    return invalid(property, value, accepted(refusal.getMessage()), refusal);
+  }
+
+  /** An exception for {@code property}, which has {@code value} where {@code accepted} was wanted. */
+  InvalidRpcxPropertyException invalid(
+      String property, Object value, String accepted, Throwable cause) {
+    return new InvalidRpcxPropertyException(prefix + "." + property, value, accepted, cause);
+  }
+
+  private static String accepted(String message) {
+    if (message == null) {
+      return "see the description of the property";
+    }
+    Matcher expected = EXPECTED.matcher(message);
+    return expected.find() ? expected.group(1) : message;
+  }
+}

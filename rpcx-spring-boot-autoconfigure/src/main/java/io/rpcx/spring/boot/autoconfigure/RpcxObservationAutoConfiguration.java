@@ -1,0 +1,117 @@
+package io.rpcx.spring.boot.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.observation.ObservationRegistry;
+import io.rpcx.client.RpcxClient;
+import io.rpcx.micrometer.RpcxClientMeters;
+import io.rpcx.micrometer.RpcxClientMetrics;
+import io.rpcx.micrometer.RpcxClientObservationConvention;
+import io.rpcx.micrometer.RpcxClientObservations;
+import io.rpcx.micrometer.RpcxServerMeters;
+import io.rpcx.micrometer.RpcxServerMetrics;
+import io.rpcx.micrometer.RpcxServerObservationConvention;
+import io.rpcx.micrometer.RpcxServerObservations;
+import io.rpcx.server.RpcxServer;
+import io.rpcx.spring.boot.EnableRpcxClients;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Observes calls through the application's {@link ObservationRegistry} (timers, and spans with
+ * Micrometer Tracing, named after the OpenTelemetry RPC conventions) and binds the client's and
+ * server's gauges to its {@link MeterRegistry}, with rpcx-micrometer on the class path. A bean of
+ * {@link RpcxClientObservationConvention} or {@link RpcxServerObservationConvention} renames and
+ * retags; {@code rpcx.observations.metrics-only=true} records the timers straight into the
+ * MeterRegistry instead (a fraction of the cost, no tracing); {@code
+ * rpcx.observations.enabled=false} turns all of it off.
+ */
+@AutoConfiguration(
+    afterName = {
+      "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+      "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"
+    })
+@ConditionalOnClass({ObservationRegistry.class, RpcxClientObservations.class})
+@ConditionalOnBooleanProperty(name = "rpcx.observations.enabled", matchIfMissing = true)
+public class RpcxObservationAutoConfiguration {
+  static final String METRICS_ONLY = "rpcx.observations.metrics-only";
+
+  /** Made by Spring. */
+  public RpcxObservationAutoConfiguration() {}
+
+  /** The client's observations, added before the application's interceptors. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(RpcxClient.class)
+  @ConditionalOnBean(ObservationRegistry.class)
+  @ConditionalOnBooleanProperty(name = METRICS_ONLY, havingValue = false, matchIfMissing = true)
+  static class ClientObservations {
+    @Bean
+    ClientInstrumentation rpcxClientObservations(
+        ObservationRegistry registry, ObjectProvider<RpcxClientObservationConvention> convention) {
+      RpcxClientObservationConvention custom = convention.getIfAvailable();
+      return builder ->
+          builder.intercept(
+              custom == null
+                  ? RpcxClientObservations.interceptor(registry)
+                  : RpcxClientObservations.interceptor(registry, custom));
+    }
+  }
+
+  /** The server's observations, added before the application's interceptors. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(RpcxServer.class)
+  @ConditionalOnBean(ObservationRegistry.class)
+  @ConditionalOnBooleanProperty(name = METRICS_ONLY, havingValue = false, matchIfMissing = true)
+  static class ServerObservations {
+    @Bean
+    ServerInstrumentation rpcxServerObservations(
+        ObservationRegistry registry, ObjectProvider<RpcxServerObservationConvention> convention) {
+      return builder ->
+          RpcxServerObservations.instrument(builder, registry, convention.getIfAvailable());
+    }
+  }
+
+  /**
+   * With {@code rpcx.observations.metrics-only}: the same timers recorded straight into the
+   * MeterRegistry, without Observation's per-call handlers (and without tracing).
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(MeterRegistry.class)
+  @ConditionalOnBean(MeterRegistry.class)
+  @ConditionalOnBooleanProperty(METRICS_ONLY)
+  static class Meters {
+    @Bean
+    @ConditionalOnClass(RpcxClient.class)
+    ClientInstrumentation rpcxClientMeters(MeterRegistry registry) {
+      return builder -> builder.intercept(RpcxClientMeters.interceptor(registry));
+    }
+
+    @Bean
+    @ConditionalOnClass(RpcxServer.class)
+    ServerInstrumentation rpcxServerMeters(MeterRegistry registry) {
+      return builder -> RpcxServerMeters.instrument(builder, registry);
+    }
+  }
+
+  /** The gauges and counters of the client and the server, bound by Spring Boot's metrics. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(MeterRegistry.class)
+  static class Gauges {
+    @Bean
+    @ConditionalOnBean(name = EnableRpcxClients.CLIENT_BEAN)
+    MeterBinder rpcxClientMetrics(ObjectProvider<RpcxClient> client) {
+      return registry -> new RpcxClientMetrics(client.getObject()).bindTo(registry);
+    }
+
+    @Bean
+    @ConditionalOnBean(RpcxServer.class)
+    MeterBinder rpcxServerMetrics(ObjectProvider<RpcxServer> server) {
+      return registry -> new RpcxServerMetrics(server.getObject()).bindTo(registry);
+    }
+  }
+}

@@ -1,0 +1,475 @@
+package io.rpcx.spring.boot.autoconfigure;
+
+import io.rpcx.client.LoadBalancing;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The {@code rpcx.*} configuration properties. A property left unset keeps RPCX's own default
+ * (given in each description); values are checked when the client or server is created, and a bad
+ * one fails the start naming the property and the values it accepts.
+ */
+@ConfigurationProperties("rpcx")
+public class RpcxProperties {
+  private final Client client = new Client();
+  private final Server server = new Server();
+  private final ZooKeeper zookeeper = new ZooKeeper();
+  private final Observations observations = new Observations();
+
+  /** The client that {@code @EnableRpcxClients} interfaces call through. */
+  public Client getClient() {
+    return client;
+  }
+
+  /** The server that publishes the application's {@code @RPCXServer} beans. */
+  public Server getServer() {
+    return server;
+  }
+
+  /** Service discovery and registration through Apache ZooKeeper. */
+  public ZooKeeper getZookeeper() {
+    return zookeeper;
+  }
+
+  /** Metrics and tracing of calls through the application's ObservationRegistry. */
+  public Observations getObservations() {
+    return observations;
+  }
+
+  /** The {@code rpcx.client.*} properties. */
+  public static class Client {
+    /** Timeout of the calls whose interface and method set none. Default 5s. */
+    private Duration defaultTimeout;
+
+    /** How long opening a connection and its handshake may take. Default 3s. */
+    private Duration connectTimeout;
+
+    /**
+     * The server of every service that has no targets of its own, as host:port; overrides the
+     * address in @RPCXClient. Not with rpcx.zookeeper.
+     */
+    private String target;
+
+    /** How calls are spread over the servers of a service. Default least-in-flight. */
+    private LoadBalancing loadBalancing;
+
+    /**
+     * Attempts per call, the first included: calls that certainly did not run, or whose method is
+     * @Idempotent, are tried again on another server. Default 3.
+     */
+    private Integer maxAttempts;
+
+    /** Sent as "authorization: Bearer <token>" with every call. */
+    private String bearerToken;
+
+    /** Metadata sent with every call. */
+    private Map<String, String> metadata = new LinkedHashMap<>();
+
+    /** Largest frame sent or accepted. Default 16MB. */
+    private DataSize maxFrameSize;
+
+    /** Network threads. Default the number of processors. */
+    private Integer ioThreads;
+
+    /** Per service, by the name it is published under (@RPCXClient name). */
+    private Map<String, Service> services = new LinkedHashMap<>();
+
+    private final Ssl ssl = new Ssl();
+
+    public Duration getDefaultTimeout() {
+      return defaultTimeout;
+    }
+
+    public void setDefaultTimeout(Duration defaultTimeout) {
+      this.defaultTimeout = defaultTimeout;
+    }
+
+    public Duration getConnectTimeout() {
+      return connectTimeout;
+    }
+
+    public void setConnectTimeout(Duration connectTimeout) {
+      this.connectTimeout = connectTimeout;
+    }
+
+    public String getTarget() {
+      return target;
+    }
+
+    public void setTarget(String target) {
+      this.target = target;
+    }
+
+    public LoadBalancing getLoadBalancing() {
+      return loadBalancing;
+    }
+
+    public void setLoadBalancing(LoadBalancing loadBalancing) {
+      this.loadBalancing = loadBalancing;
+    }
+
+    public Integer getMaxAttempts() {
+      return maxAttempts;
+    }
+
+    public void setMaxAttempts(Integer maxAttempts) {
+      this.maxAttempts = maxAttempts;
+    }
+
+    public String getBearerToken() {
+      return bearerToken;
+    }
+
+    public void setBearerToken(String bearerToken) {
+      this.bearerToken = bearerToken;
+    }
+
+    public Map<String, String> getMetadata() {
+      return metadata;
+    }
+
+    public void setMetadata(Map<String, String> metadata) {
+      this.metadata = metadata;
+    }
+
+    public DataSize getMaxFrameSize() {
+      return maxFrameSize;
+    }
+
+    public void setMaxFrameSize(DataSize maxFrameSize) {
+      this.maxFrameSize = maxFrameSize;
+    }
+
+    public Integer getIoThreads() {
+      return ioThreads;
+    }
+
+    public void setIoThreads(Integer ioThreads) {
+      this.ioThreads = ioThreads;
+    }
+
+    public Map<String, Service> getServices() {
+      return services;
+    }
+
+    public void setServices(Map<String, Service> services) {
+      this.services = services;
+    }
+
+    /** TLS to the servers. */
+    public Ssl getSsl() {
+      return ssl;
+    }
+  }
+
+  /** The {@code rpcx.client.services.<name>.*} properties of one service. */
+  public static class Service {
+    /** The servers of this service, each host:port; overrides rpcx.client.target and discovery. */
+    private List<String> targets = new ArrayList<>();
+
+    /** How calls to this service are spread over its servers. */
+    private LoadBalancing loadBalancing;
+
+    public List<String> getTargets() {
+      return targets;
+    }
+
+    public void setTargets(List<String> targets) {
+      this.targets = targets;
+    }
+
+    public LoadBalancing getLoadBalancing() {
+      return loadBalancing;
+    }
+
+    public void setLoadBalancing(LoadBalancing loadBalancing) {
+      this.loadBalancing = loadBalancing;
+    }
+  }
+
+  /** The {@code rpcx.server.*} properties. */
+  public static class Server {
+    /** Whether to publish the @RPCXServer beans of the application. */
+    private boolean enabled = true;
+
+    /** The port to listen on; 0 picks a free one, published as local.rpcx.server.port. */
+    private int port = 9000;
+
+    /** The address to listen on. Default all addresses (0.0.0.0). */
+    private String bindAddress;
+
+    /**
+     * Threads that run calls. Default 200; with spring.threads.virtual.enabled on Java 21 or
+     * later, each call runs on a virtual thread instead.
+     */
+    private Integer workerThreads;
+
+    /** Calls waiting for a worker thread before calls are refused. Default 10000. */
+    private Integer maxQueuedCalls;
+
+    /** Client connections before new ones are refused. Default 10000. */
+    private Integer maxConnections;
+
+    /** Calls in flight on one connection before calls are refused. Default 10000. */
+    private Integer maxConcurrentCallsPerConnection;
+
+    /** Largest frame sent or accepted. Default 16MB. */
+    private DataSize maxFrameSize;
+
+    /** Largest metadata of one request. Default 8KB. */
+    private DataSize maxMetadataSize;
+
+    /** A connection with no call for this long is closed. Default 10m. */
+    private Duration idleTimeout;
+
+    /**
+     * How long a stopping server lets calls in flight finish, after it withdrew from the registry
+     * and told its clients (GOAWAY). Default 10s.
+     */
+    private Duration shutdownGracePeriod;
+
+    /** Tokens accepted as "authorization: Bearer <token>"; empty accepts every call. */
+    private List<String> bearerTokens = new ArrayList<>();
+
+    /** The host clients are to use, registered with rpcx.zookeeper. Default an address of this machine. */
+    private String advertiseHost;
+
+    private final Ssl ssl = new Ssl();
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public int getPort() {
+      return port;
+    }
+
+    public void setPort(int port) {
+      this.port = port;
+    }
+
+    public String getBindAddress() {
+      return bindAddress;
+    }
+
+    public void setBindAddress(String bindAddress) {
+      this.bindAddress = bindAddress;
+    }
+
+    public Integer getWorkerThreads() {
+      return workerThreads;
+    }
+
+    public void setWorkerThreads(Integer workerThreads) {
+      this.workerThreads = workerThreads;
+    }
+
+    public Integer getMaxQueuedCalls() {
+      return maxQueuedCalls;
+    }
+
+    public void setMaxQueuedCalls(Integer maxQueuedCalls) {
+      this.maxQueuedCalls = maxQueuedCalls;
+    }
+
+    public Integer getMaxConnections() {
+      return maxConnections;
+    }
+
+    public void setMaxConnections(Integer maxConnections) {
+      this.maxConnections = maxConnections;
+    }
+
+    public Integer getMaxConcurrentCallsPerConnection() {
+      return maxConcurrentCallsPerConnection;
+    }
+
+    public void setMaxConcurrentCallsPerConnection(Integer maxConcurrentCallsPerConnection) {
+      this.maxConcurrentCallsPerConnection = maxConcurrentCallsPerConnection;
+    }
+
+    public DataSize getMaxFrameSize() {
+      return maxFrameSize;
+    }
+
+    public void setMaxFrameSize(DataSize maxFrameSize) {
+      this.maxFrameSize = maxFrameSize;
+    }
+
+    public DataSize getMaxMetadataSize() {
+      return maxMetadataSize;
+    }
+
+    public void setMaxMetadataSize(DataSize maxMetadataSize) {
+      this.maxMetadataSize = maxMetadataSize;
+    }
+
+    public Duration getIdleTimeout() {
+      return idleTimeout;
+    }
+
+    public void setIdleTimeout(Duration idleTimeout) {
+      this.idleTimeout = idleTimeout;
+    }
+
+    public Duration getShutdownGracePeriod() {
+      return shutdownGracePeriod;
+    }
+
+    public void setShutdownGracePeriod(Duration shutdownGracePeriod) {
+      this.shutdownGracePeriod = shutdownGracePeriod;
+    }
+
+    public List<String> getBearerTokens() {
+      return bearerTokens;
+    }
+
+    public void setBearerTokens(List<String> bearerTokens) {
+      this.bearerTokens = bearerTokens;
+    }
+
+    public String getAdvertiseHost() {
+      return advertiseHost;
+    }
+
+    public void setAdvertiseHost(String advertiseHost) {
+      this.advertiseHost = advertiseHost;
+    }
+
+    /** TLS for the clients. */
+    public Ssl getSsl() {
+      return ssl;
+    }
+  }
+
+  /** TLS through a Spring Boot SSL bundle ({@code spring.ssl.bundle.*}). */
+  public static class Ssl {
+    /**
+     * The SSL bundle (spring.ssl.bundle.*): on a server, its key store holds the server's key and
+     * certificate, and its trust store the authorities of client certificates; on a client, its
+     * trust store holds the authorities of the servers, and its key store the client's own key.
+     */
+    private String bundle;
+
+    /** On a server: whether clients must present a certificate that its trust store accepts. */
+    private boolean clientAuth;
+
+    /** On a client: whether the server's certificate must name the host called. Default true. */
+    private Boolean verifyHostname;
+
+    public String getBundle() {
+      return bundle;
+    }
+
+    public void setBundle(String bundle) {
+      this.bundle = bundle;
+    }
+
+    public boolean isClientAuth() {
+      return clientAuth;
+    }
+
+    public void setClientAuth(boolean clientAuth) {
+      this.clientAuth = clientAuth;
+    }
+
+    public Boolean getVerifyHostname() {
+      return verifyHostname;
+    }
+
+    public void setVerifyHostname(Boolean verifyHostname) {
+      this.verifyHostname = verifyHostname;
+    }
+  }
+
+  /** The {@code rpcx.zookeeper.*} properties. */
+  public static class ZooKeeper {
+    /**
+     * The ZooKeeper ensemble, host:port[,host:port...]. When set, clients find the servers of
+     * their services there and the server registers its services there.
+     */
+    private String connectString;
+
+    /** The znode under which services are registered. Default /rpcx. */
+    private String basePath;
+
+    /** ZooKeeper session timeout. Default 15s. */
+    private Duration sessionTimeout;
+
+    /** How long to wait for the connection to ZooKeeper. Default 5s. */
+    private Duration connectionTimeout;
+
+    public String getConnectString() {
+      return connectString;
+    }
+
+    public void setConnectString(String connectString) {
+      this.connectString = connectString;
+    }
+
+    public String getBasePath() {
+      return basePath;
+    }
+
+    public void setBasePath(String basePath) {
+      this.basePath = basePath;
+    }
+
+    public Duration getSessionTimeout() {
+      return sessionTimeout;
+    }
+
+    public void setSessionTimeout(Duration sessionTimeout) {
+      this.sessionTimeout = sessionTimeout;
+    }
+
+    public Duration getConnectionTimeout() {
+      return connectionTimeout;
+    }
+
+    public void setConnectionTimeout(Duration connectionTimeout) {
+      this.connectionTimeout = connectionTimeout;
+    }
+  }
+
+  /** The {@code rpcx.observations.*} properties. */
+  public static class Observations {
+    /**
+     * Whether calls are observed (timers, gauges, spans) through the application's
+     * ObservationRegistry and MeterRegistry, when it has them.
+     */
+    private boolean enabled = true;
+
+    /**
+     * Whether to record the call timers straight into the MeterRegistry (the same names and
+     * tags, at a fraction of the cost) instead of through the ObservationRegistry, which also
+     * traces and runs the application's observation handlers.
+     */
+    private boolean metricsOnly;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public boolean isMetricsOnly() {
+      return metricsOnly;
+    }
+
+    public void setMetricsOnly(boolean metricsOnly) {
+      this.metricsOnly = metricsOnly;
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package io.rpcx.spring.boot.autoconfigure;
+
+import io.rpcx.annotation.RPCXServer;
+import io.rpcx.core.discovery.ServiceRegistrar;
+import io.rpcx.server.RefusalListener;
+import io.rpcx.server.RpcxServer;
+import io.rpcx.server.ServerInterceptor;
+import io.rpcx.spring.boot.RpcxServerBuilderCustomizer;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.thread.Threading;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
+
+/**
+ * An {@link RpcxServer} publishing the application's {@code @RPCXServer} beans, when it has some:
+ * configured by {@code rpcx.server.*}, then instrumented, then given the {@link ServerInterceptor}
+ * and {@link RefusalListener} beans in {@code @Order}, then customized by the {@link
+ * RpcxServerBuilderCustomizer} beans. {@link RpcxServerLifecycle} starts and stops it with the
+ * context. {@code rpcx.server.enabled=false} publishes nothing.
+ */
+@AutoConfiguration(after = RpcxZooKeeperAutoConfiguration.class)
+@ConditionalOnClass(RpcxServer.class)
+@ConditionalOnBean(annotation = RPCXServer.class)
+@ConditionalOnBooleanProperty(name = "rpcx.server.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(RpcxProperties.class)
+public class RpcxServerAutoConfiguration {
+
+  /** Made by Spring. */
+  public RpcxServerAutoConfiguration() {}
+
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  RpcxServer rpcxServer(
+      RpcxProperties properties,
+      ListableBeanFactory beans,
+      ObjectProvider<ServiceRegistrar> registrar,
+      ObjectProvider<SslBundles> sslBundles,
+      ObjectProvider<ServerExecutor> executor,
+      ObjectProvider<ServerInstrumentation> instrumentation,
+      ObjectProvider<ServerInterceptor> interceptors,
+      ObjectProvider<RefusalListener> refusalListeners,
+      ObjectProvider<RpcxServerBuilderCustomizer> customizers) {
+    RpcxServer.Builder builder = RpcxServer.builder();
+    new ServerProperties(properties.getServer(), sslBundles).applyTo(builder);
+    ServiceBeans.publish(beans, builder);
+    registrar.ifAvailable(builder::registrar);
+    executor.ifAvailable(each -> each.applyTo(builder));
+    instrumentation.orderedStream().forEach(each -> each.instrument(builder));
+    interceptors.orderedStream().forEach(builder::intercept);
+    refusalListeners.orderedStream().forEach(builder::refusalListener);
+    customizers.orderedStream().forEach(each -> each.customize(builder));
+    return builder.build();
+  }
+
+  @Bean
+  RpcxServerLifecycle rpcxServerLifecycle(RpcxServer server, ConfigurableEnvironment environment) {
+    return new RpcxServerLifecycle(server, environment);
+  }
+
+  /** With {@code spring.threads.virtual.enabled} on Java 21 or later: a virtual thread per call. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnThreading(Threading.VIRTUAL)
+  static class VirtualThreads {
+    @Bean
+    ServerExecutor rpcxServerVirtualThreads() {
+      VirtualThreadTaskExecutor executor = new VirtualThreadTaskExecutor("rpcx-call-");
+      return builder -> builder.executor(executor);
+    }
+  }
+
+  /** Where the server runs its calls, when not on its own worker pool. */
+  @FunctionalInterface
+  interface ServerExecutor {
+    void applyTo(RpcxServer.Builder builder);
+  }
+}

@@ -1,0 +1,117 @@
+package io.rpcx.spring.boot.autoconfigure;
+
+import io.rpcx.server.RpcxServer;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
+
+/**
+ * Starts the application's RPCX server when the context has started its beans, and stops it
+ * gracefully in the phase where Spring Boot stops its web server gracefully: the server withdraws
+ * from its registry, tells its clients (GOAWAY), and lets calls in flight finish within its grace
+ * period, on a thread of its own so that other phases are not held up. The port it listens on is
+ * published as {@code local.rpcx.server.port}; while it runs, a thread that is not a daemon keeps
+ * the JVM alive, as a web server's does.
+ */
+final class RpcxServerLifecycle implements SmartLifecycle {
+  /** The phase of Spring Boot's graceful web server shutdown. */
+  static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1024;
+
+  static final String PORT_PROPERTY = "local.rpcx.server.port";
+  private static final String PROPERTY_SOURCE = "rpcx.server.ports";
+  private static final Logger logger = LoggerFactory.getLogger(RpcxServerLifecycle.class);
+
+  private final RpcxServer server;
+  private final ConfigurableEnvironment environment;
+  private volatile State state = State.NEW;
+
+  /** Where the server is in its life, for the health indicator. */
+  enum State {
+    NEW,
+    SERVING,
+    DRAINING,
+    STOPPED
+  }
+
+  RpcxServerLifecycle(RpcxServer server, ConfigurableEnvironment environment) {
+    this.server = server;
+    this.environment = environment;
+  }
+
+  @Override
+  public void start() {
+    server.start();
+    MutablePropertySources sources = environment.getPropertySources();
+    sources.remove(PROPERTY_SOURCE);
+    sources.addFirst(new MapPropertySource(PROPERTY_SOURCE, Map.of(PORT_PROPERTY, server.port())));
+    state = State.SERVING;
+    keepAlive();
+  }
+
+  /**
+   * A thread that is not a daemon and waits for the server to stop: RPCX's network threads are
+   * daemons, so an application whose only server is RPCX (no web server) would otherwise end as
+   * soon as its main method returns.
+   */
+  private void keepAlive() {
+    Thread waiting =
+        new Thread(
+            () -> {
+              try {
+                server.awaitTermination();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "rpcx-server-keep-alive");
+    waiting.setDaemon(false);
+    waiting.start();
+  }
+
+  @Override
+  public void stop() {
+    state = State.DRAINING;
+    try {
+      server.stop();
+    } finally {
+      state = State.STOPPED;
+    }
+  }
+
+  @Override
+  public void stop(Runnable callback) {
+    state = State.DRAINING;
+    Thread stopping =
+        new Thread(
+            () -> {
+              try {
+                server.stop();
+              } catch (RuntimeException e) {
+                logger.warn("Stopping the RPCX server failed", e);
+              } finally {
+                state = State.STOPPED;
+                callback.run();
+              }
+            },
+            "rpcx-server-shutdown");
+    stopping.start();
+  }
+
+  @Override
+  public boolean isRunning() {
+    return state == State.SERVING;
+  }
+
+  @Override
+  public int getPhase() {
+    return PHASE;
+  }
+
+  State state() {
+    return state;
+  }
+}

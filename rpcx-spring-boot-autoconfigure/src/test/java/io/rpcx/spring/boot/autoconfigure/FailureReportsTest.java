@@ -1,0 +1,183 @@
+package io.rpcx.spring.boot.autoconfigure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rpcx.core.UnsupportedRuntimeException;
+import io.rpcx.spring.boot.autoconfigure.greeter.ClientApp;
+import io.rpcx.spring.boot.autoconfigure.greeter.ServerApp;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+/**
+ * A bad {@code rpcx.*} value fails the start with Spring Boot's failure report, naming the
+ * property, its value, where it was set, and what RPCX accepts; so do versions RPCX cannot run
+ * with.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class FailureReportsTest {
+
+  @Test
+  void aServerSettingTheBuilderRefuses(CapturedOutput output) {
+    assertReport(
+        output,
+        start(ServerApp.class, "--rpcx.server.worker-threads=0"),
+        "The property rpcx.server.worker-threads has the value \"0\" (from \"rpcx.server.worker-threads\""
+            + " from property source \"commandLineArgs\"), which RPCX does not accept.",
+        "Set rpcx.server.worker-threads to a value RPCX accepts: >= 1.");
+  }
+
+  @Test
+  void aPortOutOfRange(CapturedOutput output) {
+    assertReport(
+        output,
+        start(ServerApp.class, "--rpcx.server.port=70000"),
+        "The property rpcx.server.port has the value \"70000\" (from \"rpcx.server.port\" from"
+            + " property source \"commandLineArgs\"), which RPCX does not accept.",
+        "Set rpcx.server.port to a value RPCX accepts: 0-65535.");
+  }
+
+  @Test
+  void aTargetWithoutAPort(CapturedOutput output) {
+    assertReport(
+        output,
+        start(ClientApp.class, "--rpcx.client.target=localhost"),
+        "The property rpcx.client.target has the value \"localhost\" (from \"rpcx.client.target\""
+            + " from property source \"commandLineArgs\"), which RPCX does not accept.",
+        "Set rpcx.client.target to a value RPCX accepts: host:port.");
+  }
+
+  @Test
+  void targetsOfAServiceNoInterfaceCalls(CapturedOutput output) {
+    assertReport(
+        output,
+        start(
+            ClientApp.class,
+            "--rpcx.client.target=127.0.0.1:9000",
+            "--rpcx.client.services.orders.targets=127.0.0.1:9001"),
+        "The property rpcx.client.services.orders has the value \"(a service)\", which RPCX does"
+            + " not accept.",
+        "Set rpcx.client.services.orders to a value RPCX accepts: the name of a service an"
+            + " @EnableRpcxClients interface calls: greeter.");
+  }
+
+  @Test
+  void aServiceWithoutServers(CapturedOutput output) {
+    assertReport(
+        output,
+        start(ClientApp.class),
+        "The property rpcx.client.services.greeter.targets has the value \"(none)\", which RPCX"
+            + " does not accept.",
+        "Set rpcx.client.services.greeter.targets to a value RPCX accepts: the servers of service"
+            + " 'greeter' (io.rpcx.spring.boot.autoconfigure.greeter.Greeter), each host:port; or"
+            + " set rpcx.client.target for every service, or rpcx.zookeeper.connect-string to find"
+            + " them in ZooKeeper.");
+  }
+
+  @Test
+  void aFrameLimitBeyondWhatAnIntHolds(CapturedOutput output) {
+    assertReport(
+        output,
+        start(ClientApp.class, "--rpcx.client.target=127.0.0.1:9000", "--rpcx.client.max-frame-size=3GB"),
+        "The property rpcx.client.max-frame-size has the value \"3221225472B\" (from"
+            + " \"rpcx.client.max-frame-size\" from property source \"commandLineArgs\"), which RPCX"
+            + " does not accept.",
+        "Set rpcx.client.max-frame-size to a value RPCX accepts: at most 2147483647B.");
+  }
+
+  @Test
+  void anSslBundleThatIsNotConfigured(CapturedOutput output) {
+    assertReport(
+        output,
+        start(ServerApp.class, "--rpcx.server.ssl.bundle=missing"),
+        "The property rpcx.server.ssl.bundle has the value \"missing\" (from"
+            + " \"rpcx.server.ssl.bundle\" from property source \"commandLineArgs\"), which RPCX"
+            + " does not accept.",
+        "Set rpcx.server.ssl.bundle to a value RPCX accepts: the name of an SSL bundle configured"
+            + " under spring.ssl.bundle.jks or spring.ssl.bundle.pem.");
+  }
+
+  @Test
+  void aTargetBesideZooKeeper() {
+    // rpcx.zookeeper needs a ZooKeeper only when it registers or subscribes: the check comes first
+    Throwable failure =
+        start(
+            ClientApp.class,
+            "--rpcx.client.target=127.0.0.1:9000",
+            "--rpcx.zookeeper.connect-string=127.0.0.1:1");
+    FailureAnalysis analysis = new InvalidRpcxPropertyFailureAnalyzer(null).analyze(failure);
+    assertEquals(
+        "The property rpcx.client.target has the value \"127.0.0.1:9000\", which RPCX does not"
+            + " accept.",
+        analysis.getDescription());
+    assertTrue(
+        analysis.getAction().startsWith(
+            "Set rpcx.client.target to a value RPCX accepts: no value while the servers are found"
+                + " by zookeeper 127.0.0.1:1/rpcx"),
+        analysis.getAction());
+  }
+
+  @Test
+  void aSpringBootThisStarterIsNotBuiltFor() {
+    UnsupportedRuntimeException refusal =
+        assertThrows(
+            UnsupportedRuntimeException.class, () -> SpringBootVersionCheck.check("3.5.7"));
+    FailureAnalysis analysis = new UnsupportedRuntimeFailureAnalyzer().analyze(refusal);
+    assertEquals(
+        "RPCX cannot run with Spring Boot 3.5.7: it needs Spring Boot 4.0 or newer (up to 4.x).",
+        analysis.getDescription());
+    assertEquals(
+        "Use rpcx-spring-boot-starter with Spring Boot 4 (its spring-boot-starter-parent or"
+            + " spring-boot-dependencies 4.x), or, on Spring Boot 3, build the RpcxClient and"
+            + " RpcxServer beans yourself with rpcx-client and rpcx-server, setting the"
+            + " netty.version property to a Netty 4.2 release.",
+        analysis.getAction());
+    SpringBootVersionCheck.check("4.0.7");
+    SpringBootVersionCheck.check("4.1.2");
+    SpringBootVersionCheck.check(null);
+  }
+
+  @Test
+  void aNettyThisRpcxDoesNotRunWith() {
+    UnsupportedRuntimeException refusal =
+        new UnsupportedRuntimeException(
+            "Netty", "netty-transport 4.1.121.Final", "4.2.0.Final or newer (up to 4.2.x)", "Use 4.2.");
+    FailureAnalysis analysis = new UnsupportedRuntimeFailureAnalyzer().analyze(refusal);
+    assertEquals(
+        "RPCX cannot run with Netty netty-transport 4.1.121.Final: it needs Netty 4.2.0.Final or"
+            + " newer (up to 4.2.x).",
+        analysis.getDescription());
+    assertEquals("Use 4.2.", analysis.getAction());
+  }
+
+  private static Throwable start(Class<?> application, String... arguments) {
+    return assertThrows(
+        Throwable.class,
+        () ->
+            new SpringApplicationBuilder(application)
+                .web(WebApplicationType.NONE)
+                .run(arguments)
+                .close());
+  }
+
+  /** Spring Boot printed the report with exactly this description and action. */
+  private static void assertReport(
+      CapturedOutput output, Throwable failure, String description, String action) {
+    String report =
+        "Description:" + System.lineSeparator() + System.lineSeparator() + description
+            + System.lineSeparator() + System.lineSeparator() + "Action:" + System.lineSeparator()
+            + System.lineSeparator() + action + System.lineSeparator();
+    assertTrue(
+        output.getOut().contains(report) || output.getErr().contains(report),
+        () -> "expected the report\n" + report + "\nafter " + failure + "\nin\n" + output);
+  }
+}

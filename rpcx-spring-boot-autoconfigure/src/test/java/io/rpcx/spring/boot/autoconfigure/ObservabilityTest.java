@@ -1,0 +1,147 @@
+package io.rpcx.spring.boot.autoconfigure;
+
+import static io.rpcx.spring.boot.autoconfigure.GracefulShutdownTest.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.rpcx.spring.boot.autoconfigure.greeter.Greeter;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * With Spring Boot's actuator: calls are timed on both sides through the application's
+ * ObservationRegistry and MeterRegistry, the client's and server's gauges are bound, and the
+ * {@code rpcx} health contributor tells how the server and the client's servers are.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ObservabilityTest {
+
+  @Test
+  void aCallIsTimedOnBothSides() throws Exception {
+    try (ConfigurableApplicationContext server = Apps.server();
+        ConfigurableApplicationContext client = Apps.client(Apps.port(server))) {
+      client.getBean(Greeter.class).greet("Ada");
+
+      MeterRegistry clientMeters = client.getBean(MeterRegistry.class);
+      Timer clientTimer =
+          clientMeters
+              .find("rpc.client.call.duration")
+              .tag("rpc.method", "greeter/greet")
+              .tag("rpc.status_code", "OK")
+              .tag("server.address", "127.0.0.1")
+              .timer();
+      assertNotNull(clientTimer, () -> "client timers: " + clientMeters.getMeters());
+      assertEquals(1, clientTimer.count());
+      assertNotNull(clientMeters.find("rpcx.client.calls.active").gauge());
+      assertNotNull(clientMeters.find("rpcx.client.connections.open").gauge());
+
+      MeterRegistry serverMeters = server.getBean(MeterRegistry.class);
+      await(
+          () ->
+              serverMeters
+                      .find("rpc.server.call.duration")
+                      .tag("rpc.method", "greeter/greet")
+                      .tag("rpc.status_code", "OK")
+                      .timer()
+                  != null,
+          "the server's timer");
+      assertEquals(
+          1.0,
+          serverMeters.find("rpcx.server.connections.open").gauge().value(),
+          "one client connected");
+    }
+  }
+
+  @Test
+  void metricsOnlyRecordsTheSameTimersStraightIntoTheMeterRegistry() throws Exception {
+    try (ConfigurableApplicationContext server =
+            Apps.server("rpcx.observations.metrics-only=true");
+        ConfigurableApplicationContext client =
+            Apps.client(Apps.port(server), "rpcx.observations.metrics-only=true")) {
+      client.getBean(Greeter.class).greet("Ada");
+      MeterRegistry clientMeters = client.getBean(MeterRegistry.class);
+      Timer timer =
+          clientMeters
+              .find("rpc.client.call.duration")
+              .tag("rpc.method", "greeter/greet")
+              .tag("rpc.status_code", "OK")
+              .timer();
+      assertNotNull(timer, () -> "client timers: " + clientMeters.getMeters());
+      assertEquals(1, timer.count());
+      assertNull(
+          clientMeters.find("rpc.client.call.duration.active").longTaskTimer(),
+          "no Observation: its handler would have made the long-task timer");
+      MeterRegistry serverMeters = server.getBean(MeterRegistry.class);
+      await(
+          () -> serverMeters.find("rpc.server.call.duration").tag("rpc.method", "greeter/greet").timer()
+              != null,
+          "the server's timer");
+    }
+  }
+
+  @Test
+  void observationsCanBeTurnedOff() {
+    try (ConfigurableApplicationContext server = Apps.server("rpcx.observations.enabled=false");
+        ConfigurableApplicationContext client =
+            Apps.client(Apps.port(server), "rpcx.observations.enabled=false")) {
+      client.getBean(Greeter.class).greet("Ada");
+      assertNull(client.getBean(MeterRegistry.class).find("rpc.client.call.duration").timer());
+      assertNull(client.getBean(MeterRegistry.class).find("rpcx.client.calls.active").gauge());
+      assertNull(server.getBean(MeterRegistry.class).find("rpc.server.call.duration").timer());
+    }
+  }
+
+  @Test
+  void healthOfTheServerAndOfTheClientsServers() throws Exception {
+    ConfigurableApplicationContext server = Apps.server();
+    try (ConfigurableApplicationContext client = Apps.client(Apps.port(server))) {
+      client.getBean(Greeter.class).greet("Ada");
+      String address = "127.0.0.1:" + Apps.port(server);
+
+      Health serverHealth = part(server, "server").health();
+      assertEquals(Status.UP, serverHealth.getStatus());
+      assertEquals("serving", serverHealth.getDetails().get("state"));
+      assertEquals(Apps.port(server), serverHealth.getDetails().get("port"));
+
+      HealthIndicator clientHealth = part(client, "client");
+      assertEquals(Status.UP, clientHealth.health().getStatus());
+      assertEquals(
+          Map.of("greeter", Map.of(address, "available")),
+          clientHealth.health().getDetails().get("services"));
+
+      server.close();
+      await(
+          () -> {
+            try {
+              client.getBean(Greeter.class).greet("Bo"); // finds out the server is gone
+            } catch (RuntimeException expected) {
+              // unavailable
+            }
+            return clientHealth.health().getStatus().equals(Status.DOWN);
+          },
+          "the client's health to see the server gone");
+      Health down = clientHealth.health();
+      assertEquals(List.of("greeter"), down.getDetails().get("withoutAvailableServer"));
+    } finally {
+      server.close();
+    }
+  }
+
+  private static HealthIndicator part(ConfigurableApplicationContext context, String name) {
+    return (HealthIndicator)
+        context
+            .getBean("rpcxHealthContributor", CompositeHealthContributor.class)
+            .getContributor(name);
+  }
+}

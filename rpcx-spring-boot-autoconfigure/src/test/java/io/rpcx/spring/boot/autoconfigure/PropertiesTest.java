@@ -1,0 +1,196 @@
+package io.rpcx.spring.boot.autoconfigure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rpcx.client.CallResult;
+import io.rpcx.client.ClientCall;
+import io.rpcx.client.ClientInterceptor;
+import io.rpcx.client.EndpointStatus;
+import io.rpcx.client.LoadBalancing;
+import io.rpcx.client.RpcxClient;
+import io.rpcx.core.CallTimeoutException;
+import io.rpcx.core.UnauthenticatedException;
+import io.rpcx.server.ServerInterceptor;
+import io.rpcx.spring.boot.RpcxClientBuilderCustomizer;
+import io.rpcx.spring.boot.RpcxServerBuilderCustomizer;
+import io.rpcx.spring.boot.autoconfigure.greeter.ClientApp;
+import io.rpcx.spring.boot.autoconfigure.greeter.Greeter;
+import io.rpcx.spring.boot.autoconfigure.greeter.GreeterImpl;
+import io.rpcx.spring.boot.autoconfigure.greeter.ServerApp;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+
+/** The {@code rpcx.*} properties, interceptor beans and customizers take effect. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class PropertiesTest {
+  /** What the interceptors and customizers saw, in order. */
+  static final List<String> seen = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void reset() {
+    seen.clear();
+    GreeterImpl.gate.countDown();
+  }
+
+  @Test
+  void bearerTokensOnBothSides() {
+    try (ConfigurableApplicationContext server =
+            Apps.server("rpcx.server.bearer-tokens=s3cret,other");
+        ConfigurableApplicationContext withToken =
+            Apps.client(Apps.port(server), "rpcx.client.bearer-token=s3cret");
+        ConfigurableApplicationContext without = Apps.client(Apps.port(server))) {
+      assertEquals("Hello, Ada", withToken.getBean(Greeter.class).greet("Ada"));
+      UnauthenticatedException refused =
+          assertThrows(
+              UnauthenticatedException.class, () -> without.getBean(Greeter.class).greet("Ada"));
+      assertEquals(
+          "greeter/greet failed on 127.0.0.1:" + Apps.port(server)
+              + ": missing credentials: the call has no 'authorization' metadata",
+          refused.getMessage());
+    }
+  }
+
+  @Test
+  void theDefaultTimeout() {
+    GreeterImpl.gate = new CountDownLatch(1);
+    try (ConfigurableApplicationContext server = Apps.server();
+        ConfigurableApplicationContext client =
+            Apps.client(Apps.port(server), "rpcx.client.default-timeout=150ms")) {
+      CallTimeoutException timedOut =
+          assertThrows(
+              CallTimeoutException.class, () -> client.getBean(Greeter.class).held("Ada"));
+      assertTrue(
+          timedOut.getMessage().startsWith("greeter/held timed out after 150 ms"),
+          timedOut.getMessage());
+      GreeterImpl.gate.countDown(); // the call still runs on the server: let it end before the stop
+    }
+  }
+
+  @Test
+  void targetsAndLoadBalancingPerService() {
+    try (ConfigurableApplicationContext server = Apps.server();
+        ConfigurableApplicationContext client =
+            Apps.run(
+                ClientApp.class,
+                "rpcx.client.services.greeter.targets=127.0.0.1:" + Apps.port(server),
+                "rpcx.client.services.greeter.load-balancing=round-robin")) {
+      assertEquals("Hello, Ada", client.getBean(Greeter.class).greet("Ada"));
+      List<EndpointStatus> endpoints =
+          client.getBean(RpcxClient.class).endpoints(Greeter.class);
+      assertEquals(1, endpoints.size());
+      assertEquals("127.0.0.1:" + Apps.port(server), endpoints.get(0).address());
+    }
+  }
+
+  @Test
+  void metadataInterceptorsAndCustomizersInOrder() {
+    try (ConfigurableApplicationContext server =
+            Apps.run(
+                new Class<?>[] {ServerApp.class, ServerExtras.class}, "rpcx.server.port=0");
+        ConfigurableApplicationContext client =
+            Apps.run(
+                new Class<?>[] {ClientApp.class, ClientExtras.class},
+                "rpcx.client.target=127.0.0.1:" + Apps.port(server),
+                "rpcx.client.metadata.tenant=acme")) {
+      assertEquals(
+          List.of("client customizer 1", "client customizer 2"), List.copyOf(seen),
+          "customizers ran in @Order when the client was built");
+      seen.clear();
+      client.getBean(Greeter.class).greet("Ada");
+      assertEquals(
+          List.of(
+              "client first onStart",
+              "client second onStart",
+              "server first tenant=acme",
+              "server second",
+              "client second onEnd OK",
+              "client first onEnd OK"),
+          List.copyOf(seen));
+    }
+  }
+
+  /** Two client interceptors in @Order, and two customizers. */
+  @Configuration(proxyBeanMethods = false)
+  static class ClientExtras {
+    @Bean
+    @Order(2)
+    ClientInterceptor second() {
+      return recording("second");
+    }
+
+    @Bean
+    @Order(1)
+    ClientInterceptor first() {
+      return recording("first");
+    }
+
+    @Bean
+    @Order(2)
+    RpcxClientBuilderCustomizer laterCustomizer() {
+      return builder -> seen.add("client customizer 2");
+    }
+
+    @Bean
+    @Order(1)
+    RpcxClientBuilderCustomizer earlierCustomizer() {
+      return builder -> {
+        seen.add("client customizer 1");
+        builder.loadBalancing(LoadBalancing.ROUND_ROBIN);
+      };
+    }
+
+    private static ClientInterceptor recording(String name) {
+      return new ClientInterceptor() {
+        @Override
+        public void onStart(ClientCall call) {
+          seen.add("client " + name + " onStart");
+        }
+
+        @Override
+        public void onEnd(ClientCall call, CallResult result) {
+          seen.add("client " + name + " onEnd " + result.status());
+        }
+      };
+    }
+  }
+
+  /** Two server interceptors in @Order, and a customizer. */
+  @Configuration(proxyBeanMethods = false)
+  static class ServerExtras {
+    @Bean
+    @Order(20)
+    ServerInterceptor secondServerInterceptor() {
+      return (call, next) -> {
+        seen.add("server second");
+        return next.proceed();
+      };
+    }
+
+    @Bean
+    @Order(10)
+    ServerInterceptor firstServerInterceptor() {
+      return (call, next) -> {
+        Map<String, String> metadata = call.metadata();
+        seen.add("server first tenant=" + metadata.get("tenant"));
+        return next.proceed();
+      };
+    }
+
+    @Bean
+    RpcxServerBuilderCustomizer serverCustomizer() {
+      return builder -> builder.registrationMetadata("zone", "test");
+    }
+  }
+}

@@ -1,0 +1,20 @@
+package io.rpcx.spring.boot.autoconfigure.greeter;
+
+import io.rpcx.annotation.RPCXClient;
+import java.util.concurrent.CompletableFuture;
+
+/** The service the tests publish from a bean and call through an injected client. */
+@RPCXClient(name = "greeter")
+public interface Greeter {
+  String greet(String name);
+
+  Greeting greetFully(Person person);
+
+  /** Answers after the test opens {@link GreeterImpl#gate}. */
+  String held(String name);
+
+  /** The name of the thread that served the call, and whether it is virtual. */
+  String servingThread();
+
+  CompletableFuture<String> greetAsync(String name);
+}
