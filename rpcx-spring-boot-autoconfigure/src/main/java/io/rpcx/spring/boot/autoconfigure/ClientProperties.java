@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.ssl.SslBundles;
-import org.springframework.util.unit.DataSize;
 
 /** Applies the {@code rpcx.client.*} properties to a client builder. */
 final class ClientProperties {
@@ -48,7 +47,7 @@ final class ClientProperties {
       target.set(
           "max-frame-size",
           client.getMaxFrameSize(),
-          bytes("max-frame-size", client.getMaxFrameSize()),
+          target.bytes("max-frame-size", client.getMaxFrameSize()),
           builder::maxFrameSize);
     }
     target.set("io-threads", client.getIoThreads(), builder::ioThreads);
@@ -75,13 +74,15 @@ final class ClientProperties {
       boolean targets = service != null && !service.getTargets().isEmpty();
       boolean annotated = !annotation.address().isBlank() && annotation.port() > 0;
       if (!targets && !annotated) {
-        throw target.invalid(
+        throw target.problem(
             "services." + annotation.name() + ".targets",
-            "(none)",
-            "the servers of service '" + annotation.name() + "' (" + type.getName() + "), each"
-                + " host:port; or set rpcx.client.target for every service, or"
-                + " rpcx.zookeeper.connect-string to find them in ZooKeeper",
-            null);
+            "Service '" + annotation.name() + "' (" + type.getName() + ") has no servers:"
+                + " rpcx.client.services." + annotation.name() + ".targets,"
+                + " rpcx.client.target and rpcx.zookeeper.connect-string are unset, and its"
+                + " @RPCXClient names no address and port.",
+            "Set rpcx.client.services." + annotation.name() + ".targets to its servers (each"
+                + " host:port), or rpcx.client.target for every service, or"
+                + " rpcx.zookeeper.connect-string to find them in ZooKeeper.");
       }
     }
   }
@@ -99,12 +100,12 @@ final class ClientProperties {
       for (Class<?> type : interfaces) {
         known.add(type.getAnnotation(RPCXClient.class).name());
       }
-      throw target.invalid(
+      throw target.problem(
           "services." + name,
-          "(a service)",
-          "the name of a service an @EnableRpcxClients interface calls: "
-              + String.join(", ", known),
-          null);
+          "The properties rpcx.client.services." + name + ".* are for service '" + name
+              + "', which no @EnableRpcxClients interface calls.",
+          "Name a service an @EnableRpcxClients interface calls (" + String.join(", ", known)
+              + "), or register the interface that calls '" + name + "'.");
     }
     List<ServiceEndpoint> endpoints = new ArrayList<>();
     for (int i = 0; i < service.getTargets().size(); i++) {
@@ -128,16 +129,4 @@ final class ClientProperties {
     }
   }
 
-  /** {@code size} in bytes, if it fits the int a builder takes. */
-  static int bytes(PropertyTarget target, String property, DataSize size) {
-    long bytes = size.toBytes();
-    if (bytes > Integer.MAX_VALUE || bytes < Integer.MIN_VALUE) {
-      throw target.invalid(property, size, "at most " + Integer.MAX_VALUE + "B", null);
-    }
-    return (int) bytes;
-  }
-
-  private int bytes(String property, DataSize size) {
-    return bytes(target, property, size);
-  }
 }

@@ -10,6 +10,8 @@ final class InvalidRpcxPropertyException extends IllegalArgumentException {
   private final String property;
   private final String value;
   private final String accepted;
+  private final String description;
+  private final String action;
 
   /**
    * {@code property} has {@code value}, which is not among {@code accepted} (a description: "&gt;=
@@ -21,6 +23,28 @@ final class InvalidRpcxPropertyException extends IllegalArgumentException {
     this.property = property;
     this.value = String.valueOf(value);
     this.accepted = accepted;
+    this.description = null;
+    this.action = null;
+  }
+
+  /** {@code property} is wrong in a way its value does not tell: {@code description}, {@code action}. */
+  InvalidRpcxPropertyException(String property, String description, String action) {
+    super(property + ": " + description);
+    this.property = property;
+    this.value = null;
+    this.accepted = null;
+    this.description = description;
+    this.action = action;
+  }
+
+  /** What is wrong, when it is not the value; {@code null} for a bad value. */
+  String description() {
+    return description;
+  }
+
+  /** What to do, when the trouble is not the value. */
+  String action() {
+    return action;
   }
 
   /** The property's full name, {@code rpcx.server.worker-threads} say. */

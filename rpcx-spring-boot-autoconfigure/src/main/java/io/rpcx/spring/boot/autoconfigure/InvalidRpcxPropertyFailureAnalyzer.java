@@ -22,6 +22,9 @@ class InvalidRpcxPropertyFailureAnalyzer
 
   @Override
   protected FailureAnalysis analyze(Throwable rootFailure, InvalidRpcxPropertyException cause) {
+    if (cause.description() != null) {
+      return new FailureAnalysis(cause.description(), cause.action(), cause);
+    }
     String origin = origin(cause.property());
     return new FailureAnalysis(
         "The property " + cause.property() + " has the value \"" + cause.value() + "\""
@@ -36,7 +39,10 @@ class InvalidRpcxPropertyFailureAnalyzer
     if (environment == null) {
       return null;
     }
-    ConfigurationPropertyName name = ConfigurationPropertyName.of(property);
+    ConfigurationPropertyName name = ConfigurationPropertyName.ofIfValid(property);
+    if (name == null) {
+      return null; // a map key Spring Boot would write in brackets: no origin to look up
+    }
     for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
       ConfigurationProperty found = source.getConfigurationProperty(name);
       if (found != null && found.getOrigin() != null) {

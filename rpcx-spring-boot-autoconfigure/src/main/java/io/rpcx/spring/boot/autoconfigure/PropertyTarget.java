@@ -3,6 +3,7 @@ package io.rpcx.spring.boot.autoconfigure;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Hands the values of one group of properties ({@code rpcx.server}, say) to a builder, and turns
@@ -45,6 +46,23 @@ final class PropertyTarget {
   InvalidRpcxPropertyException invalid(
       String property, Object value, String accepted, Throwable cause) {
     return new InvalidRpcxPropertyException(prefix + "." + property, value, accepted, cause);
+  }
+
+  /**
+   * An exception for {@code property} whose trouble is not its value (a key that names nothing, a
+   * setting missing): {@code description} says what is wrong, {@code action} what to do.
+   */
+  InvalidRpcxPropertyException problem(String property, String description, String action) {
+    return new InvalidRpcxPropertyException(prefix + "." + property, description, action);
+  }
+
+  /** {@code size} in bytes, if it fits the int a builder takes. */
+  int bytes(String property, DataSize size) {
+    long bytes = size.toBytes();
+    if (bytes > Integer.MAX_VALUE || bytes < 0) {
+      throw invalid(property, size, "0B to " + Integer.MAX_VALUE + "B", null);
+    }
+    return (int) bytes;
   }
 
   private static String accepted(String message) {

@@ -13,8 +13,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 /**
  * The client's health: for each service its interfaces call, each server and whether the client
  * sends it calls (available), is waiting to reconnect (unreachable), or took it out of rotation
- * (ejected, probing). UP while every service has an available server, DOWN otherwise, naming the
- * services without one. An application that should stay UP while a service it calls is down
+ * (ejected, probing). UP while every service has an available server, DOWN otherwise (a service
+ * whose discovery lists no server too), naming the services without one. An application that should stay UP while a service it calls is down
  * leaves this indicator out of its health groups, or turns it off with {@code
  * management.health.rpcx.enabled=false}.
  */
@@ -32,11 +32,16 @@ final class RpcxClientHealthIndicator implements HealthIndicator {
     Map<String, Map<String, String>> services = new LinkedHashMap<>();
     Map<String, Boolean> available = new LinkedHashMap<>();
     for (Class<?> type : interfaces) {
-      List<EndpointStatus> endpoints = client.endpoints(type);
-      if (endpoints.isEmpty()) {
-        continue; // no proxy of it was made (a test replaced its bean, say): nothing to report
-      }
       String service = type.getAnnotation(RPCXClient.class).name();
+      List<EndpointStatus> endpoints;
+      try {
+        client.create(type); // the same proxy as its bean's, made if a test replaced the bean
+        endpoints = client.endpoints(type);
+      } catch (RuntimeException e) {
+        services.computeIfAbsent(service, s -> new LinkedHashMap<>()).put("error", e.toString());
+        available.putIfAbsent(service, false);
+        continue;
+      }
       Map<String, String> servers = services.computeIfAbsent(service, s -> new LinkedHashMap<>());
       available.putIfAbsent(service, false);
       for (EndpointStatus endpoint : endpoints) {

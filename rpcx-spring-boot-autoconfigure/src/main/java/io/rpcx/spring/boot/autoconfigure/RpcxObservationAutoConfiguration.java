@@ -32,6 +32,7 @@ import org.springframework.context.annotation.Configuration;
  * rpcx.observations.enabled=false} turns all of it off.
  */
 @AutoConfiguration(
+    after = {RpcxClientAutoConfiguration.class, RpcxServerAutoConfiguration.class},
     afterName = {
       "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
       "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"

@@ -79,7 +79,7 @@ public class RpcxProperties {
     /** Per service, by the name it is published under (@RPCXClient name). */
     private Map<String, Service> services = new LinkedHashMap<>();
 
-    private final Ssl ssl = new Ssl();
+    private final ClientSsl ssl = new ClientSsl();
 
     public Duration getDefaultTimeout() {
       return defaultTimeout;
@@ -162,7 +162,7 @@ public class RpcxProperties {
     }
 
     /** TLS to the servers. */
-    public Ssl getSsl() {
+    public ClientSsl getSsl() {
       return ssl;
     }
   }
@@ -239,7 +239,7 @@ public class RpcxProperties {
     /** The host clients are to use, registered with rpcx.zookeeper. Default an address of this machine. */
     private String advertiseHost;
 
-    private final Ssl ssl = new Ssl();
+    private final ServerSsl ssl = new ServerSsl();
 
     public boolean isEnabled() {
       return enabled;
@@ -346,25 +346,49 @@ public class RpcxProperties {
     }
 
     /** TLS for the clients. */
-    public Ssl getSsl() {
+    public ServerSsl getSsl() {
       return ssl;
     }
   }
 
-  /** TLS through a Spring Boot SSL bundle ({@code spring.ssl.bundle.*}). */
-  public static class Ssl {
+  /** A client's TLS, through a Spring Boot SSL bundle ({@code spring.ssl.bundle.*}). */
+  public static class ClientSsl {
     /**
-     * The SSL bundle (spring.ssl.bundle.*): on a server, its key store holds the server's key and
-     * certificate, and its trust store the authorities of client certificates; on a client, its
-     * trust store holds the authorities of the servers, and its key store the client's own key.
+     * The SSL bundle (spring.ssl.bundle.*): its trust store holds the authorities of the servers'
+     * certificates, and its key store, if any, the client's own key for mutual TLS.
      */
     private String bundle;
 
-    /** On a server: whether clients must present a certificate that its trust store accepts. */
-    private boolean clientAuth;
-
-    /** On a client: whether the server's certificate must name the host called. Default true. */
+    /** Whether the server's certificate must name the host called. Default true. */
     private Boolean verifyHostname;
+
+    public String getBundle() {
+      return bundle;
+    }
+
+    public void setBundle(String bundle) {
+      this.bundle = bundle;
+    }
+
+    public Boolean getVerifyHostname() {
+      return verifyHostname;
+    }
+
+    public void setVerifyHostname(Boolean verifyHostname) {
+      this.verifyHostname = verifyHostname;
+    }
+  }
+
+  /** A server's TLS, through a Spring Boot SSL bundle ({@code spring.ssl.bundle.*}). */
+  public static class ServerSsl {
+    /**
+     * The SSL bundle (spring.ssl.bundle.*): its key store holds the server's key and
+     * certificate, and its trust store the authorities of client certificates.
+     */
+    private String bundle;
+
+    /** Whether clients must present a certificate that the bundle's trust store accepts. */
+    private boolean clientAuth;
 
     public String getBundle() {
       return bundle;
@@ -380,14 +404,6 @@ public class RpcxProperties {
 
     public void setClientAuth(boolean clientAuth) {
       this.clientAuth = clientAuth;
-    }
-
-    public Boolean getVerifyHostname() {
-      return verifyHostname;
-    }
-
-    public void setVerifyHostname(Boolean verifyHostname) {
-      this.verifyHostname = verifyHostname;
     }
   }
 

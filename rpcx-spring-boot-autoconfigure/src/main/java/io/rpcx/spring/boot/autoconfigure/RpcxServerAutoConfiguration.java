@@ -52,11 +52,13 @@ public class RpcxServerAutoConfiguration {
       ObjectProvider<RefusalListener> refusalListeners,
       ObjectProvider<RpcxServerBuilderCustomizer> customizers) {
     RpcxServer.Builder builder = RpcxServer.builder();
-    new ServerProperties(properties.getServer(), sslBundles).applyTo(builder);
+    ServerProperties serverProperties = new ServerProperties(properties.getServer(), sslBundles);
+    serverProperties.applyTo(builder);
     ServiceBeans.publish(beans, builder);
     registrar.ifAvailable(builder::registrar);
     executor.ifAvailable(each -> each.applyTo(builder));
     instrumentation.orderedStream().forEach(each -> each.instrument(builder));
+    serverProperties.applyAuthenticationTo(builder);
     interceptors.orderedStream().forEach(builder::intercept);
     refusalListeners.orderedStream().forEach(builder::refusalListener);
     customizers.orderedStream().forEach(each -> each.customize(builder));
@@ -73,7 +75,19 @@ public class RpcxServerAutoConfiguration {
   @ConditionalOnThreading(Threading.VIRTUAL)
   static class VirtualThreads {
     @Bean
-    ServerExecutor rpcxServerVirtualThreads() {
+    ServerExecutor rpcxServerVirtualThreads(RpcxProperties properties) {
+      PropertyTarget target = new PropertyTarget("rpcx.server");
+      String why =
+          "with spring.threads.virtual.enabled every call runs on a virtual thread of its own,"
+              + " so the worker pool's settings do not apply; unset it, or turn virtual threads off";
+      Integer threads = properties.getServer().getWorkerThreads();
+      if (threads != null) {
+        throw target.invalid("worker-threads", threads, "no value: " + why, null);
+      }
+      Integer queued = properties.getServer().getMaxQueuedCalls();
+      if (queued != null) {
+        throw target.invalid("max-queued-calls", queued, "no value: " + why, null);
+      }
       VirtualThreadTaskExecutor executor = new VirtualThreadTaskExecutor("rpcx-call-");
       return builder -> builder.executor(executor);
     }

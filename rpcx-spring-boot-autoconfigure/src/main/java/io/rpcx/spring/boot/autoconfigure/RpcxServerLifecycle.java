@@ -44,6 +44,12 @@ final class RpcxServerLifecycle implements SmartLifecycle {
 
   @Override
   public void start() {
+    if (state != State.NEW) {
+      // a context restarted after a stop: an RpcxServer runs once
+      throw new IllegalStateException(
+          "The RPCX server of this context was stopped and cannot start again: close the context"
+              + " and start a new one");
+    }
     server.start();
     MutablePropertySources sources = environment.getPropertySources();
     sources.remove(PROPERTY_SOURCE);
@@ -109,6 +115,12 @@ final class RpcxServerLifecycle implements SmartLifecycle {
   @Override
   public int getPhase() {
     return PHASE;
+  }
+
+  /** A context's pause() leaves the server serving: once stopped, it could not start again. */
+  @Override
+  public boolean isPauseable() {
+    return false;
   }
 
   State state() {

@@ -36,26 +36,33 @@ final class ServerProperties {
       target.set(
           "max-frame-size",
           server.getMaxFrameSize(),
-          ClientProperties.bytes(target, "max-frame-size", server.getMaxFrameSize()),
+          target.bytes("max-frame-size", server.getMaxFrameSize()),
           builder::maxFrameSize);
     }
     if (server.getMaxMetadataSize() != null) {
       target.set(
           "max-metadata-size",
           server.getMaxMetadataSize(),
-          ClientProperties.bytes(target, "max-metadata-size", server.getMaxMetadataSize()),
+          target.bytes("max-metadata-size", server.getMaxMetadataSize()),
           builder::maxMetadataBytes);
     }
     target.set("idle-timeout", server.getIdleTimeout(), builder::idleTimeout);
     target.set(
         "shutdown-grace-period", server.getShutdownGracePeriod(), builder::shutdownGracePeriod);
     target.set("advertise-host", server.getAdvertiseHost(), builder::advertise);
-    if (!server.getBearerTokens().isEmpty()) {
-      builder.intercept(ServerInterceptors.bearerToken(accepted(server.getBearerTokens())));
-    }
     TlsConfig tls = SslBundleTls.server(server.getSsl(), sslBundles, target);
     if (tls != null) {
       builder.tls(tls);
+    }
+  }
+
+  /**
+   * Adds the check of {@code rpcx.server.bearer-tokens}, if set: after the observation
+   * instrumentation, so that the calls it refuses are observed too.
+   */
+  void applyAuthenticationTo(RpcxServer.Builder builder) {
+    if (!server.getBearerTokens().isEmpty()) {
+      builder.intercept(ServerInterceptors.bearerToken(accepted(server.getBearerTokens())));
     }
   }
 

@@ -13,8 +13,8 @@ final class SslBundleTls {
 
   /** The server settings of {@code ssl}, or {@code null} if it names no bundle. */
   static TlsConfig server(
-      RpcxProperties.Ssl ssl, ObjectProvider<SslBundles> bundles, PropertyTarget target) {
-    SslBundle bundle = bundle(ssl, bundles, target);
+      RpcxProperties.ServerSsl ssl, ObjectProvider<SslBundles> bundles, PropertyTarget target) {
+    SslBundle bundle = bundle(ssl.getBundle(), bundles, target);
     if (bundle == null) {
       return null;
     }
@@ -39,8 +39,8 @@ final class SslBundleTls {
 
   /** The client settings of {@code ssl}, or {@code null} if it names no bundle. */
   static TlsConfig client(
-      RpcxProperties.Ssl ssl, ObjectProvider<SslBundles> bundles, PropertyTarget target) {
-    SslBundle bundle = bundle(ssl, bundles, target);
+      RpcxProperties.ClientSsl ssl, ObjectProvider<SslBundles> bundles, PropertyTarget target) {
+    SslBundle bundle = bundle(ssl.getBundle(), bundles, target);
     if (bundle == null) {
       return null;
     }
@@ -59,8 +59,7 @@ final class SslBundleTls {
   }
 
   private static SslBundle bundle(
-      RpcxProperties.Ssl ssl, ObjectProvider<SslBundles> bundles, PropertyTarget target) {
-    String name = ssl.getBundle();
+      String name, ObjectProvider<SslBundles> bundles, PropertyTarget target) {
     if (name == null || name.isBlank()) {
       return null;
     }

@@ -13,8 +13,8 @@ class UnsupportedRuntimeFailureAnalyzer extends AbstractFailureAnalyzer<Unsuppor
   @Override
   protected FailureAnalysis analyze(Throwable rootFailure, UnsupportedRuntimeException cause) {
     return new FailureAnalysis(
-        "RPCX cannot run with " + cause.library() + " " + cause.found() + ": it needs "
-            + cause.library() + " " + cause.supported() + ".",
+        "RPCX needs " + cause.library() + " " + cause.supported() + "; found " + cause.found()
+            + " on the class path.",
         cause.advice(),
         cause);
   }

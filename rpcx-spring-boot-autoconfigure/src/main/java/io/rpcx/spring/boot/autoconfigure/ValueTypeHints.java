@@ -39,6 +39,9 @@ final class ValueTypeHints {
 
   /** A service implementation: its methods, and what the methods of its interfaces carry. */
   void serviceImplementation(Class<?> implementation) {
+    if (implementation.isInterface()) {
+      serviceInterface(implementation); // a @Bean method that declares the service interface
+    }
     hints.reflection().registerType(implementation, MemberCategory.INVOKE_PUBLIC_METHODS);
     for (Class<?> type = implementation; type != null; type = type.getSuperclass()) {
       for (Class<?> candidate : type.getInterfaces()) {

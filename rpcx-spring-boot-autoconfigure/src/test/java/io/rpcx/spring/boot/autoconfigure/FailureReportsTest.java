@@ -64,10 +64,10 @@ class FailureReportsTest {
             ClientApp.class,
             "--rpcx.client.target=127.0.0.1:9000",
             "--rpcx.client.services.orders.targets=127.0.0.1:9001"),
-        "The property rpcx.client.services.orders has the value \"(a service)\", which RPCX does"
-            + " not accept.",
-        "Set rpcx.client.services.orders to a value RPCX accepts: the name of a service an"
-            + " @EnableRpcxClients interface calls: greeter.");
+        "The properties rpcx.client.services.orders.* are for service 'orders', which no"
+            + " @EnableRpcxClients interface calls.",
+        "Name a service an @EnableRpcxClients interface calls (greeter), or register the"
+            + " interface that calls 'orders'.");
   }
 
   @Test
@@ -75,12 +75,13 @@ class FailureReportsTest {
     assertReport(
         output,
         start(ClientApp.class),
-        "The property rpcx.client.services.greeter.targets has the value \"(none)\", which RPCX"
-            + " does not accept.",
-        "Set rpcx.client.services.greeter.targets to a value RPCX accepts: the servers of service"
-            + " 'greeter' (io.rpcx.spring.boot.autoconfigure.greeter.Greeter), each host:port; or"
-            + " set rpcx.client.target for every service, or rpcx.zookeeper.connect-string to find"
-            + " them in ZooKeeper.");
+        "Service 'greeter' (io.rpcx.spring.boot.autoconfigure.greeter.Greeter) has no servers:"
+            + " rpcx.client.services.greeter.targets, rpcx.client.target and"
+            + " rpcx.zookeeper.connect-string are unset, and its @RPCXClient names no address and"
+            + " port.",
+        "Set rpcx.client.services.greeter.targets to its servers (each host:port), or"
+            + " rpcx.client.target for every service, or rpcx.zookeeper.connect-string to find them"
+            + " in ZooKeeper.");
   }
 
   @Test
@@ -91,7 +92,7 @@ class FailureReportsTest {
         "The property rpcx.client.max-frame-size has the value \"3221225472B\" (from"
             + " \"rpcx.client.max-frame-size\" from property source \"commandLineArgs\"), which RPCX"
             + " does not accept.",
-        "Set rpcx.client.max-frame-size to a value RPCX accepts: at most 2147483647B.");
+        "Set rpcx.client.max-frame-size to a value RPCX accepts: 0B to 2147483647B.");
   }
 
   @Test
@@ -107,23 +108,20 @@ class FailureReportsTest {
   }
 
   @Test
-  void aTargetBesideZooKeeper() {
+  void aTargetBesideZooKeeper(CapturedOutput output) {
     // rpcx.zookeeper needs a ZooKeeper only when it registers or subscribes: the check comes first
-    Throwable failure =
+    assertReport(
+        output,
         start(
             ClientApp.class,
             "--rpcx.client.target=127.0.0.1:9000",
-            "--rpcx.zookeeper.connect-string=127.0.0.1:1");
-    FailureAnalysis analysis = new InvalidRpcxPropertyFailureAnalyzer(null).analyze(failure);
-    assertEquals(
-        "The property rpcx.client.target has the value \"127.0.0.1:9000\", which RPCX does not"
-            + " accept.",
-        analysis.getDescription());
-    assertTrue(
-        analysis.getAction().startsWith(
-            "Set rpcx.client.target to a value RPCX accepts: no value while the servers are found"
-                + " by zookeeper 127.0.0.1:1/rpcx"),
-        analysis.getAction());
+            "--rpcx.zookeeper.connect-string=127.0.0.1:1"),
+        "The property rpcx.client.target has the value \"127.0.0.1:9000\" (from"
+            + " \"rpcx.client.target\" from property source \"commandLineArgs\"), which RPCX does"
+            + " not accept.",
+        "Set rpcx.client.target to a value RPCX accepts: no value while the servers are found by"
+            + " zookeeper 127.0.0.1:1/rpcx (rpcx.client.services.<name>.targets may still pin one"
+            + " service).");
   }
 
   @Test
@@ -133,7 +131,7 @@ class FailureReportsTest {
             UnsupportedRuntimeException.class, () -> SpringBootVersionCheck.check("3.5.7"));
     FailureAnalysis analysis = new UnsupportedRuntimeFailureAnalyzer().analyze(refusal);
     assertEquals(
-        "RPCX cannot run with Spring Boot 3.5.7: it needs Spring Boot 4.0 or newer (up to 4.x).",
+        "RPCX needs Spring Boot 4.0 or newer (up to 4.x); found 3.5.7 on the class path.",
         analysis.getDescription());
     assertEquals(
         "Use rpcx-spring-boot-starter with Spring Boot 4 (its spring-boot-starter-parent or"
@@ -148,15 +146,20 @@ class FailureReportsTest {
 
   @Test
   void aNettyThisRpcxDoesNotRunWith() {
+    // as RuntimeCompatibility words it for a class path whose Netty is 4.1
     UnsupportedRuntimeException refusal =
         new UnsupportedRuntimeException(
-            "Netty", "netty-transport 4.1.121.Final", "4.2.0.Final or newer (up to 4.2.x)", "Use 4.2.");
+            "Netty",
+            "netty-buffer 4.1.121.Final",
+            "4.2.0.Final or newer (up to 4.2.x)",
+            "Use one version in that range for every io.netty artifact.");
     FailureAnalysis analysis = new UnsupportedRuntimeFailureAnalyzer().analyze(refusal);
     assertEquals(
-        "RPCX cannot run with Netty netty-transport 4.1.121.Final: it needs Netty 4.2.0.Final or"
-            + " newer (up to 4.2.x).",
+        "RPCX needs Netty 4.2.0.Final or newer (up to 4.2.x); found netty-buffer 4.1.121.Final on"
+            + " the class path.",
         analysis.getDescription());
-    assertEquals("Use 4.2.", analysis.getAction());
+    assertEquals("Use one version in that range for every io.netty artifact.", analysis.getAction());
+    assertEquals(refusal.getMessage(), analysis.getDescription() + " " + analysis.getAction());
   }
 
   private static Throwable start(Class<?> application, String... arguments) {

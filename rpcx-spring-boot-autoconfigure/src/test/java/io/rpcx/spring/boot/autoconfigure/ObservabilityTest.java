@@ -4,6 +4,7 @@ import static io.rpcx.spring.boot.autoconfigure.GracefulShutdownTest.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -60,6 +61,24 @@ class ObservabilityTest {
           1.0,
           serverMeters.find("rpcx.server.connections.open").gauge().value(),
           "one client connected");
+    }
+  }
+
+  @Test
+  void callsTheBearerTokenCheckRefusesAreTimedToo() throws Exception {
+    try (ConfigurableApplicationContext server = Apps.server("rpcx.server.bearer-tokens=s3cret");
+        ConfigurableApplicationContext client = Apps.client(Apps.port(server))) {
+      assertThrows(RuntimeException.class, () -> client.getBean(Greeter.class).greet("Ada"));
+      MeterRegistry serverMeters = server.getBean(MeterRegistry.class);
+      await(
+          () ->
+              serverMeters
+                      .find("rpc.server.call.duration")
+                      .tag("rpc.method", "greeter/greet")
+                      .tag("rpc.status_code", "UNAUTHENTICATED")
+                      .timer()
+                  != null,
+          "the refused call's timer, with its status");
     }
   }
 

@@ -18,24 +18,67 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * TLS through Spring Boot SSL bundles: the server's key from a PKCS#12 key store (a JKS bundle),
- * the client's trust from a PEM certificate (a PEM bundle). The key pair is made at test time by
- * the JDK's keytool; none is committed.
+ * the client's trust from a PEM certificate (a PEM bundle); and mutual TLS, the client's key from
+ * its bundle's key store. The key pairs are made at test time by the JDK's keytool; none is
+ * committed.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TlsBundleTest {
   @TempDir static Path directory;
 
   @BeforeAll
-  static void makeTheServersKey() throws Exception {
-    keytool(
-        "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
-        "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2",
-        "-keystore", directory.resolve("server.p12").toString(), "-storetype", "PKCS12",
-        "-storepass", "changeit", "-keypass", "changeit");
-    keytool(
-        "-exportcert", "-rfc", "-alias", "server",
-        "-keystore", directory.resolve("server.p12").toString(), "-storepass", "changeit",
-        "-file", directory.resolve("server.crt").toString());
+  static void makeTheKeys() throws Exception {
+    for (String side : new String[] {"server", "client"}) {
+      keytool(
+          "-genkeypair", "-alias", side, "-keyalg", "EC", "-groupname", "secp256r1",
+          "-dname", "CN=" + (side.equals("server") ? "localhost" : "rpcx-client"),
+          "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2",
+          "-keystore", directory.resolve(side + ".p12").toString(), "-storetype", "PKCS12",
+          "-storepass", "changeit", "-keypass", "changeit");
+      keytool(
+          "-exportcert", "-rfc", "-alias", side,
+          "-keystore", directory.resolve(side + ".p12").toString(), "-storepass", "changeit",
+          "-file", directory.resolve(side + ".crt").toString());
+    }
+  }
+
+  @Test
+  void mutualTlsFromBundles() {
+    try (ConfigurableApplicationContext server =
+            Apps.server(
+                "spring.ssl.bundle.jks.rpcx-server.keystore.location=file:"
+                    + directory.resolve("server.p12"),
+                "spring.ssl.bundle.jks.rpcx-server.keystore.password=changeit",
+                "spring.ssl.bundle.jks.rpcx-server.keystore.type=PKCS12",
+                "spring.ssl.bundle.jks.rpcx-server.truststore.location=file:"
+                    + directory.resolve("client.p12"),
+                "spring.ssl.bundle.jks.rpcx-server.truststore.password=changeit",
+                "spring.ssl.bundle.jks.rpcx-server.truststore.type=PKCS12",
+                "rpcx.server.ssl.bundle=rpcx-server",
+                "rpcx.server.ssl.client-auth=true");
+        ConfigurableApplicationContext withKey =
+            Apps.client(
+                Apps.port(server),
+                "spring.ssl.bundle.jks.rpcx-client.keystore.location=file:"
+                    + directory.resolve("client.p12"),
+                "spring.ssl.bundle.jks.rpcx-client.keystore.password=changeit",
+                "spring.ssl.bundle.jks.rpcx-client.keystore.type=PKCS12",
+                "spring.ssl.bundle.jks.rpcx-client.truststore.location=file:"
+                    + directory.resolve("server.p12"),
+                "spring.ssl.bundle.jks.rpcx-client.truststore.password=changeit",
+                "spring.ssl.bundle.jks.rpcx-client.truststore.type=PKCS12",
+                "rpcx.client.ssl.bundle=rpcx-client");
+        ConfigurableApplicationContext withoutKey =
+            Apps.client(
+                Apps.port(server),
+                "spring.ssl.bundle.pem.rpcx-client.truststore.certificate=file:"
+                    + directory.resolve("server.crt"),
+                "rpcx.client.ssl.bundle=rpcx-client",
+                "rpcx.client.connect-timeout=2s")) {
+      assertEquals("Hello, Ada", withKey.getBean(Greeter.class).greet("Ada"));
+      assertThrows(
+          UnavailableException.class, () -> withoutKey.getBean(Greeter.class).greet("Ada"));
+    }
   }
 
   @Test

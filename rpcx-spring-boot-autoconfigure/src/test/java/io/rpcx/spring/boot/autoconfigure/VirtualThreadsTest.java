@@ -1,5 +1,7 @@
 package io.rpcx.spring.boot.autoconfigure;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rpcx.spring.boot.autoconfigure.greeter.Greeter;
@@ -8,11 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * With {@code spring.threads.virtual.enabled} on Java 21 or later, services run on virtual threads
- * (CI runs this class on JDK 25 too); without it, on the server's worker pool.
+ * (CI runs this class on the newest JDK of its machine too); without it, on the server's worker
+ * pool, whose settings are refused with virtual threads.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class VirtualThreadsTest {
@@ -25,6 +29,23 @@ class VirtualThreadsTest {
       String thread = client.getBean(Greeter.class).servingThread();
       assertTrue(thread.startsWith("rpcx-call-") && thread.endsWith("(virtual)"), thread);
     }
+  }
+
+  @Test
+  @EnabledForJreRange(min = JRE.JAVA_21)
+  void theWorkerPoolsSettingsAreRefusedWithVirtualThreads() {
+    Throwable failure =
+        assertThrows(
+            Throwable.class,
+            () ->
+                Apps.server("spring.threads.virtual.enabled=true", "rpcx.server.worker-threads=50")
+                    .close());
+    FailureAnalysis analysis = new InvalidRpcxPropertyFailureAnalyzer(null).analyze(failure);
+    assertEquals(
+        "Set rpcx.server.worker-threads to a value RPCX accepts: no value: with"
+            + " spring.threads.virtual.enabled every call runs on a virtual thread of its own, so"
+            + " the worker pool's settings do not apply; unset it, or turn virtual threads off.",
+        analysis.getAction());
   }
 
   @Test
