@@ -142,10 +142,11 @@ class ArchitectureTest {
       io.rpcx.spring.boot.autoconfigure.RpcxObservationAutoConfiguration
       io.rpcx.spring.boot.autoconfigure.RpcxProperties
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$Client
+      io.rpcx.spring.boot.autoconfigure.RpcxProperties$ClientSsl
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$Observations
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$Server
+      io.rpcx.spring.boot.autoconfigure.RpcxProperties$ServerSsl
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$Service
-      io.rpcx.spring.boot.autoconfigure.RpcxProperties$Ssl
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$ZooKeeper
       io.rpcx.spring.boot.autoconfigure.RpcxServerAutoConfiguration
       io.rpcx.spring.boot.autoconfigure.RpcxZooKeeperAutoConfiguration
