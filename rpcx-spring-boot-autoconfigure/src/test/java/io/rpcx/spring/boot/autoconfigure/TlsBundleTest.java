@@ -46,33 +46,22 @@ class TlsBundleTest {
   void mutualTlsFromBundles() {
     try (ConfigurableApplicationContext server =
             Apps.server(
-                "spring.ssl.bundle.jks.rpcx-server.keystore.location=file:"
-                    + directory.resolve("server.p12"),
-                "spring.ssl.bundle.jks.rpcx-server.keystore.password=changeit",
-                "spring.ssl.bundle.jks.rpcx-server.keystore.type=PKCS12",
-                "spring.ssl.bundle.jks.rpcx-server.truststore.location=file:"
-                    + directory.resolve("client.p12"),
-                "spring.ssl.bundle.jks.rpcx-server.truststore.password=changeit",
-                "spring.ssl.bundle.jks.rpcx-server.truststore.type=PKCS12",
-                "rpcx.server.ssl.bundle=rpcx-server",
-                "rpcx.server.ssl.client-auth=true");
+                properties(
+                    store("rpcx-server", "keystore", "server.p12"),
+                    store("rpcx-server", "truststore", "client.p12"),
+                    "rpcx.server.ssl.bundle=rpcx-server",
+                    "rpcx.server.ssl.client-auth=true"));
         ConfigurableApplicationContext withKey =
             Apps.client(
                 Apps.port(server),
-                "spring.ssl.bundle.jks.rpcx-client.keystore.location=file:"
-                    + directory.resolve("client.p12"),
-                "spring.ssl.bundle.jks.rpcx-client.keystore.password=changeit",
-                "spring.ssl.bundle.jks.rpcx-client.keystore.type=PKCS12",
-                "spring.ssl.bundle.jks.rpcx-client.truststore.location=file:"
-                    + directory.resolve("server.p12"),
-                "spring.ssl.bundle.jks.rpcx-client.truststore.password=changeit",
-                "spring.ssl.bundle.jks.rpcx-client.truststore.type=PKCS12",
-                "rpcx.client.ssl.bundle=rpcx-client");
+                properties(
+                    store("rpcx-client", "keystore", "client.p12"),
+                    store("rpcx-client", "truststore", "server.p12"),
+                    "rpcx.client.ssl.bundle=rpcx-client"));
         ConfigurableApplicationContext withoutKey =
             Apps.client(
                 Apps.port(server),
-                "spring.ssl.bundle.pem.rpcx-client.truststore.certificate=file:"
-                    + directory.resolve("server.crt"),
+                trustingTheServer(),
                 "rpcx.client.ssl.bundle=rpcx-client",
                 "rpcx.client.connect-timeout=2s")) {
       assertEquals("Hello, Ada", withKey.getBean(Greeter.class).greet("Ada"));
@@ -85,22 +74,46 @@ class TlsBundleTest {
   void callsOverTlsFromBundles() {
     try (ConfigurableApplicationContext server =
             Apps.server(
-                "spring.ssl.bundle.jks.rpcx-server.keystore.location=file:"
-                    + directory.resolve("server.p12"),
-                "spring.ssl.bundle.jks.rpcx-server.keystore.password=changeit",
-                "spring.ssl.bundle.jks.rpcx-server.keystore.type=PKCS12",
-                "rpcx.server.ssl.bundle=rpcx-server");
+                properties(
+                    store("rpcx-server", "keystore", "server.p12"),
+                    "rpcx.server.ssl.bundle=rpcx-server"));
         ConfigurableApplicationContext client =
             Apps.client(
-                Apps.port(server),
-                "spring.ssl.bundle.pem.rpcx-client.truststore.certificate=file:"
-                    + directory.resolve("server.crt"),
-                "rpcx.client.ssl.bundle=rpcx-client");
+                Apps.port(server), trustingTheServer(), "rpcx.client.ssl.bundle=rpcx-client");
         ConfigurableApplicationContext plain =
             Apps.client(Apps.port(server), "rpcx.client.connect-timeout=2s")) {
       assertEquals("Hello, Ada", client.getBean(Greeter.class).greet("Ada"));
       assertThrows(UnavailableException.class, () -> plain.getBean(Greeter.class).greet("Ada"));
     }
+  }
+
+  /** A JKS bundle's key store or trust store: the PKCS#12 file {@code file} of this test. */
+  private static String[] store(String bundle, String store, String file) {
+    String prefix = "spring.ssl.bundle.jks." + bundle + "." + store + ".";
+    return new String[] {
+      prefix + "location=file:" + directory.resolve(file),
+      prefix + "password=changeit",
+      prefix + "type=PKCS12"
+    };
+  }
+
+  /** A PEM bundle {@code rpcx-client} that trusts the server's certificate. */
+  private static String trustingTheServer() {
+    return "spring.ssl.bundle.pem.rpcx-client.truststore.certificate=file:"
+        + directory.resolve("server.crt");
+  }
+
+  /** The properties of {@code parts}, each a property or an array of them, in order. */
+  private static String[] properties(Object... parts) {
+    List<String> all = new ArrayList<>();
+    for (Object part : parts) {
+      if (part instanceof String[] many) {
+        all.addAll(List.of(many));
+      } else {
+        all.add((String) part);
+      }
+    }
+    return all.toArray(new String[0]);
   }
 
   private static void keytool(String... arguments) throws IOException, InterruptedException {
