@@ -104,6 +104,14 @@ class ArchitectureTest {
       io.rpcx.core.discovery.ServiceRegistrar$Registration
       io.rpcx.core.discovery.StaticDiscovery
       io.rpcx.core.discovery.StaticDiscovery$Builder
+      io.rpcx.core.reflection.FieldDescription
+      io.rpcx.core.reflection.MethodDescription
+      io.rpcx.core.reflection.ParameterDescription
+      io.rpcx.core.reflection.ProtoSchemas
+      io.rpcx.core.reflection.ReflectionService
+      io.rpcx.core.reflection.ServiceDescription
+      io.rpcx.core.reflection.TypeDescription
+      io.rpcx.core.reflection.TypeDescription$Kind
       io.rpcx.micrometer.DefaultRpcxClientObservationConvention
       io.rpcx.micrometer.DefaultRpcxServerObservationConvention
       io.rpcx.micrometer.RpcxClientContext

@@ -45,16 +45,23 @@ final class ProtobufMessageCodecs implements CodecFactory {
         defaultInstance instanceof Message
             ? ((Message) defaultInstance).getDescriptorForType().getFullName()
             : messageClass.getName();
-    return new ProtobufMessageCodec<>(name, defaultInstance.getParserForType());
+    return new ProtobufMessageCodec<>(name, defaultInstance);
   }
 
   static final class ProtobufMessageCodec<M extends MessageLite> extends ValueCodec<M> {
     private final Parser<M> parser;
+    private final MessageLite defaultInstance;
 
     @SuppressWarnings("unchecked")
-    ProtobufMessageCodec(String typeName, Parser<? extends MessageLite> parser) {
+    ProtobufMessageCodec(String typeName, MessageLite defaultInstance) {
       super(typeName, LEN);
-      this.parser = (Parser<M>) parser;
+      this.parser = (Parser<M>) defaultInstance.getParserForType();
+      this.defaultInstance = defaultInstance;
+    }
+
+    /** The message's default instance: a {@code Message} carries its descriptor, a lite one not. */
+    MessageLite defaultInstance() {
+      return defaultInstance;
     }
 
     @Override

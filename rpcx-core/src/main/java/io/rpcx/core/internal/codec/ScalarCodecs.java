@@ -315,6 +315,11 @@ final class ScalarCodecs implements CodecFactory {
     /** Each constant's name, encoded once: length and UTF-8 bytes, by ordinal. */
     private final byte[][] encoded;
 
+    /** The enum class. */
+    Class<E> type() {
+      return type;
+    }
+
     EnumCodec(Class<E> type) {
       super(type.getSimpleName(), LEN);
       this.type = type;

@@ -9,4 +9,7 @@ public interface SchemaDescribed {
 
   /** How this side numbers the type's fields. */
   TypeSchema schema();
+
+  /** The Java class whose values this codec carries. */
+  Class<?> describedClass();
 }

@@ -111,6 +111,11 @@ final class PojoCodec<T> extends MessageCodec<T> implements SchemaDescribed {
   }
 
   @Override
+  public Class<?> describedClass() {
+    return type;
+  }
+
+  @Override
   public List<ValueCodec<?>> nestedCodecs() {
     return nestedCodecs;
   }

@@ -1,0 +1,123 @@
+package io.rpcx.core.internal.reflection;
+
+import com.google.protobuf.Descriptors;
+import io.rpcx.core.internal.codec.CodecShapes;
+import io.rpcx.core.internal.codec.SchemaDescribed;
+import io.rpcx.core.internal.codec.TypeSchema;
+import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.model.MethodModel;
+import io.rpcx.core.internal.model.ServiceModel;
+import io.rpcx.core.reflection.FieldDescription;
+import io.rpcx.core.reflection.MethodDescription;
+import io.rpcx.core.reflection.ParameterDescription;
+import io.rpcx.core.reflection.ServiceDescription;
+import io.rpcx.core.reflection.TypeDescription;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Describes a service from its model: the same codecs that put its values on the wire give its
+ * types' descriptors, field numbers and constants, so a description cannot drift from the wire.
+ */
+public final class ServiceDescriptions {
+  private ServiceDescriptions() {}
+
+  /** The description of {@code model}, with its protobuf message descriptors. */
+  public static DescribedService describe(ServiceModel model) {
+    List<MethodModel> methods = new ArrayList<>(model.methods());
+    methods.sort(Comparator.comparing(MethodModel::name));
+    List<MethodDescription> described = new ArrayList<>();
+    Map<String, TypeDescription> types = new TreeMap<>();
+    Map<String, Descriptors.Descriptor> protobufMessages = new HashMap<>();
+    Set<ValueCodec<?>> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    for (MethodModel method : methods) {
+      List<ParameterDescription> parameters = new ArrayList<>();
+      for (int i = 0; i < method.parameterCount(); i++) {
+        ValueCodec<Object> codec = method.parameterCodecs()[i];
+        parameters.add(new ParameterDescription(method.parameterName(i), codec.typeName()));
+        collect(codec, seen, types, protobufMessages);
+      }
+      ValueCodec<Object> result = method.resultCodec();
+      if (result != null) {
+        collect(result, seen, types, protobufMessages);
+      }
+      List<String> exceptions = new ArrayList<>();
+      for (Class<?> type : method.declaredExceptions()) {
+        exceptions.add(type.getName());
+      }
+      described.add(
+          new MethodDescription(
+              method.name(),
+              method.javaMethod().getName(),
+              parameters,
+              result == null ? "void" : result.typeName(),
+              method.isAsync(),
+              exceptions,
+              method.isIdempotent(),
+              method.timeoutMillis(),
+              !method.inheritsDeadline()));
+    }
+    return new DescribedService(
+        new ServiceDescription(model.name(), described, new ArrayList<>(types.values())),
+        protobufMessages);
+  }
+
+  private static void collect(
+      ValueCodec<?> codec,
+      Set<ValueCodec<?>> seen,
+      Map<String, TypeDescription> types,
+      Map<String, Descriptors.Descriptor> protobufMessages) {
+    if (!seen.add(codec)) {
+      return;
+    }
+    if (codec instanceof SchemaDescribed) {
+      SchemaDescribed pojo = (SchemaDescribed) codec;
+      TypeSchema schema = pojo.schema();
+      List<FieldDescription> fields = new ArrayList<>();
+      for (TypeSchema.Field field : schema.fields()) {
+        fields.add(new FieldDescription(field.name(), field.number(), field.type()));
+      }
+      Class<?> type = pojo.describedClass();
+      types.put(
+          codec.typeName(),
+          new TypeDescription(
+              codec.typeName(),
+              type.isRecord() ? TypeDescription.Kind.RECORD : TypeDescription.Kind.CLASS,
+              type.getName(),
+              fields,
+              List.of()));
+    } else if (CodecShapes.enumType(codec) != null) {
+      Class<?> type = CodecShapes.enumType(codec);
+      List<String> constants = new ArrayList<>();
+      for (Object constant : type.getEnumConstants()) {
+        constants.add(((Enum<?>) constant).name());
+      }
+      types.put(
+          codec.typeName(),
+          new TypeDescription(
+              codec.typeName(), TypeDescription.Kind.ENUM, type.getName(), List.of(), constants));
+    } else if (CodecShapes.isProtobufMessage(codec)) {
+      types.put(
+          codec.typeName(),
+          new TypeDescription(
+              codec.typeName(),
+              TypeDescription.Kind.PROTOBUF,
+              CodecShapes.protobufClass(codec).getName(),
+              List.of(),
+              List.of()));
+      Descriptors.Descriptor descriptor = CodecShapes.protobufDescriptor(codec);
+      if (descriptor != null) {
+        protobufMessages.put(codec.typeName(), descriptor);
+      }
+    }
+    for (ValueCodec<?> nested : codec.nestedCodecs()) {
+      collect(nested, seen, types, protobufMessages);
+    }
+  }
+}
