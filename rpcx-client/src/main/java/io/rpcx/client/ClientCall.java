@@ -18,7 +18,10 @@ public interface ClientCall {
   /** Published method name. */
   String method();
 
-  /** The method of the client interface that was called. */
+  /**
+   * The method of the client interface that was called; {@code null} for a {@link RawCall}, which
+   * has none.
+   */
   Method javaMethod();
 
   /** The attempt number, from 1; a retry is attempt 2 or more. */

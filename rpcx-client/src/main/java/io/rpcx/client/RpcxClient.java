@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /**
@@ -131,6 +132,25 @@ public final class RpcxClient implements AutoCloseable {
       throw new IllegalStateException("the client is closed");
     }
     return serviceInterface.cast(proxies.proxy(serviceInterface));
+  }
+
+  /**
+   * Sends a call described by names, type descriptors and encoded value messages instead of an
+   * interface (for tools such as the {@code rpcx} command line); the future completes with the
+   * reply's value message (empty for null or void), or fails with the {@link
+   * io.rpcx.core.RpcxException} a proxy's call would throw. Its servers are the client's {@link
+   * Builder#target default target} or {@link Builder#discovery discovery}.
+   *
+   * @throws IllegalArgumentException if the client has neither a default target nor a discovery,
+   *     or an argument's value message does not start with field 1 of its type's wire type
+   * @throws IllegalStateException if the client is closed
+   */
+  public CompletableFuture<byte[]> call(RawCall call) {
+    Objects.requireNonNull(call, "call");
+    if (closed) {
+      throw new IllegalStateException("the client is closed");
+    }
+    return proxies.call(call);
   }
 
   /**

@@ -77,6 +77,8 @@ class ArchitectureTest {
       io.rpcx.client.EndpointStatus
       io.rpcx.client.EndpointStatus$State
       io.rpcx.client.LoadBalancing
+      io.rpcx.client.RawCall
+      io.rpcx.client.RawCall$Builder
       io.rpcx.client.RpcxClient
       io.rpcx.client.RpcxClient$Builder
       io.rpcx.core.BadRequestException

@@ -31,6 +31,24 @@ public final class ServiceSources {
   }
 
   /**
+   * The source of the servers of {@code service} called without an interface (a raw call): the
+   * client's discovery, else its default target.
+   *
+   * @throws IllegalArgumentException if there is neither
+   */
+  public ServiceDiscovery of(String service) {
+    if (discovery != null) {
+      return discovery;
+    }
+    if (defaultTarget != null) {
+      return StaticDiscovery.of(defaultTarget);
+    }
+    throw new IllegalArgumentException(
+        "no server address for service '" + service + "': call RpcxClient.Builder.target(...) or"
+            + " discovery(...)");
+  }
+
+  /**
    * The source of the servers of {@code serviceInterface}, which publishes {@code service}.
    *
    * @throws IllegalArgumentException if there is none, or its annotation's port is out of range

@@ -93,6 +93,11 @@ public final class ClientConfig {
     return discovery;
   }
 
+  /** The strategy of services called without an interface. */
+  public LoadBalancing loadBalancing() {
+    return loadBalancing;
+  }
+
   public LoadBalancing loadBalancing(Class<?> serviceInterface) {
     return loadBalancingByInterface.getOrDefault(serviceInterface, loadBalancing);
   }

@@ -43,6 +43,11 @@ public final class ClientInterfaces {
     return models.computeIfAbsent(type, t -> ServiceModels.forClient(t, codecs));
   }
 
+  /** Where the servers of {@code service}, called without an interface, come from. */
+  ServiceDiscovery source(String service) {
+    return sources.of(service);
+  }
+
   /** Where the servers of {@code type}, whose model is {@code model}, come from. */
   ServiceDiscovery source(Class<?> type, ServiceModel model) {
     return sources.of(type, model.name());

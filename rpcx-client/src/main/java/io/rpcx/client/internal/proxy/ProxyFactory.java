@@ -1,5 +1,6 @@
 package io.rpcx.client.internal.proxy;
 
+import io.rpcx.client.RawCall;
 import io.rpcx.client.internal.call.ClientMethod;
 import io.rpcx.client.internal.call.Completions;
 import io.rpcx.client.internal.call.RetryPolicy;
@@ -7,12 +8,16 @@ import io.rpcx.client.internal.cluster.Members;
 import io.rpcx.client.internal.cluster.ServiceCluster;
 import io.rpcx.client.internal.config.ClientConfig;
 import io.rpcx.core.discovery.ServiceDiscovery;
+import io.rpcx.core.internal.codec.RawValueCodec;
+import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModel;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -28,6 +33,9 @@ public final class ProxyFactory {
   private final ClientInterfaces interfaces;
   private final Map<Class<?>, Object> proxies = new ConcurrentHashMap<>();
   private final Map<Class<?>, ServiceCluster> clusters = new ConcurrentHashMap<>();
+  /** Raw calls: a cluster per service name, and a client method per signature. */
+  private final Map<String, ServiceCluster> rawClusters = new ConcurrentHashMap<>();
+  private final Map<RawSignature, ClientMethod> rawMethods = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   /** Binds the {@code interfaces} of {@code config} to clusters of {@code members}. */
@@ -60,7 +68,78 @@ public final class ProxyFactory {
     for (ServiceCluster cluster : clusters.values()) {
       cluster.close();
     }
+    for (ServiceCluster cluster : rawClusters.values()) {
+      cluster.close();
+    }
   }
+
+  /**
+   * Sends {@code call}; the future completes with the reply's value message. Its client method is
+   * built once per signature, its cluster once per service.
+   *
+   * @throws IllegalArgumentException if no server address is known for the service, or an
+   *     argument is not a value message of its type
+   */
+  @SuppressWarnings("unchecked")
+  public CompletableFuture<byte[]> call(RawCall call) {
+    RawSignature signature =
+        new RawSignature(
+            call.service(), call.method(), call.argumentTypes(), call.resultType(),
+            call.timeoutMillis(), call.idempotent());
+    ClientMethod method = rawMethods.get(signature);
+    if (method == null) {
+      method = rawMethods.computeIfAbsent(signature, this::rawMethod);
+    }
+    Object[] arguments = call.arguments().toArray();
+    ValueCodec<Object>[] codecs = method.model().parameterCodecs();
+    for (int i = 0; i < arguments.length; i++) {
+      String problem = ((RawValueCodec) (ValueCodec<?>) codecs[i]).problemWith((byte[]) arguments[i]);
+      if (problem != null) {
+        throw new IllegalArgumentException(
+            "argument " + i + " of " + method.model().displayName() + ": " + problem);
+      }
+    }
+    try {
+      return (CompletableFuture<byte[]>) method.invoke(arguments);
+    } catch (Throwable t) {
+      return CompletableFuture.failedFuture(t);
+    }
+  }
+
+  private ClientMethod rawMethod(RawSignature signature) {
+    MethodModel model =
+        MethodModel.raw(
+            signature.service(), signature.method(), signature.argumentTypes(),
+            signature.resultType(), signature.timeoutMillis(), signature.idempotent());
+    ServiceCluster cluster =
+        rawClusters.computeIfAbsent(
+            signature.service(),
+            service -> {
+              ServiceDiscovery source = interfaces.source(service);
+              ServiceCluster created =
+                  new ServiceCluster(service, source.describe(), config.loadBalancing(), members);
+              created.subscribe(source);
+              if (closed) {
+                created.close();
+                throw new IllegalStateException("the client is closed");
+              }
+              return created;
+            });
+    long timeout =
+        model.timeoutMillis() > 0 ? model.timeoutMillis() : config.defaultTimeoutMillis();
+    return new ClientMethod(
+        model, cluster, timeout, completions, config.connection().maxNestingDepth(),
+        config.metadata(), retries, config.interceptors());
+  }
+
+  /** What makes raw calls the same method. */
+  private record RawSignature(
+      String service,
+      String method,
+      List<String> argumentTypes,
+      String resultType,
+      long timeoutMillis,
+      boolean idempotent) {}
 
   private Object newProxy(Class<?> type) {
     ServiceModel model = interfaces.model(type);

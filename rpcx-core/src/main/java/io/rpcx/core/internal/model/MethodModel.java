@@ -1,5 +1,6 @@
 package io.rpcx.core.internal.model;
 
+import io.rpcx.core.internal.codec.RawValueCodec;
 import io.rpcx.core.internal.codec.Schemas;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.protocol.RequestWriter;
@@ -64,19 +65,46 @@ public final class MethodModel {
     this.routingKeyIndex = routingKeyIndex;
     this.displayName = service + "/" + name;
     this.nameFields = RequestWriter.nameFields(service, name);
-    Class<?>[] types = javaMethod.getParameterTypes();
-    this.primitiveParameters = new boolean[types.length];
-    this.parameterTypeNames = new byte[types.length][];
-    this.parameterTypeFields = new byte[types.length][];
-    for (int i = 0; i < types.length; i++) {
-      primitiveParameters[i] = types[i].isPrimitive();
+    int count = parameterCodecs.length;
+    this.primitiveParameters = new boolean[count];
+    this.parameterTypeNames = new byte[count][];
+    this.parameterTypeFields = new byte[count][];
+    for (int i = 0; i < count; i++) {
+      primitiveParameters[i] = javaMethod != null && javaMethod.getParameterTypes()[i].isPrimitive();
       parameterTypeNames[i] = parameterCodecs[i].typeName().getBytes(StandardCharsets.UTF_8);
       parameterTypeFields[i] = RequestWriter.typeField(parameterCodecs[i].typeName());
     }
-    this.primitiveResult = !async && javaMethod.getReturnType().isPrimitive();
+    this.primitiveResult = !async && javaMethod != null && javaMethod.getReturnType().isPrimitive();
     this.parameterSchemas = SchemaFrames.encode(Schemas.reachableFrom(Arrays.asList(parameterCodecs)));
     this.resultSchemas =
         SchemaFrames.encode(Schemas.reachableFrom(resultCodec == null ? List.of() : List.of(resultCodec)));
+  }
+
+  /**
+   * The model of a raw call ({@code RpcxClient.call(RawCall)}): a method known only by its names and
+   * type descriptors, with no Java method. Its arguments and result are whole value messages
+   * ({@link RawValueCodec}); it is asynchronous, and sends no SCHEMA frame.
+   *
+   * @param timeoutMillis the call's own timeout, 0 for the client's default
+   */
+  @SuppressWarnings("unchecked")
+  public static MethodModel raw(
+      String service,
+      String name,
+      List<String> parameterTypes,
+      String resultType,
+      long timeoutMillis,
+      boolean idempotent) {
+    ValueCodec<Object>[] codecs = new ValueCodec[parameterTypes.size()];
+    String[] names = new String[codecs.length];
+    for (int i = 0; i < codecs.length; i++) {
+      codecs[i] = (ValueCodec<Object>) (ValueCodec<?>) new RawValueCodec(parameterTypes.get(i));
+      names[i] = "arg" + i;
+    }
+    return new MethodModel(
+        service, name, null, codecs, names,
+        (ValueCodec<Object>) (ValueCodec<?>) new RawValueCodec(resultType), true, timeoutMillis,
+        List.of(), idempotent, true, -1);
   }
 
   /**
@@ -107,7 +135,10 @@ public final class MethodModel {
     return displayName;
   }
 
-  /** The Java method (on the client interface, or on the service interface for a server). */
+  /**
+   * The Java method (on the client interface, or on the service interface for a server); {@code
+   * null} for a {@linkplain #raw raw call}.
+   */
   public Method javaMethod() {
     return javaMethod;
   }
