@@ -1,0 +1,105 @@
+package io.rpcx.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rpcx.client.RawCall;
+import io.rpcx.core.reflection.MethodDescription;
+import io.rpcx.core.reflection.ParameterDescription;
+import io.rpcx.core.reflection.ServiceDescription;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The arguments of {@code rpcx call} and {@code rpcx bench}: a JSON array with one element per
+ * parameter, given inline, with {@code -d @file.json}, or on stdin ({@code -} or {@code -d @-}),
+ * checked against the method's description and encoded as a {@link RawCall}.
+ */
+final class CallInput {
+  private CallInput() {}
+
+  /** {@code SERVICE/METHOD} split at its last slash. */
+  static String[] serviceAndMethod(String text) {
+    int slash = text.lastIndexOf('/');
+    if (slash <= 0 || slash == text.length() - 1) {
+      throw UserError.usage(
+          "bad method '" + text + "' (expected: SERVICE/METHOD, such as orders/findOrder)");
+    }
+    return new String[] {text.substring(0, slash), text.substring(slash + 1)};
+  }
+
+  /**
+   * The JSON text of the arguments: {@code inline}, else {@code data} ({@code @file}, {@code @-}
+   * for stdin, or JSON), else {@code []}.
+   */
+  static String text(String inline, String data, InputStream stdin) {
+    if (inline != null && data != null) {
+      throw UserError.usage("give the arguments either inline or with -d, not both");
+    }
+    String source = inline != null ? inline : data;
+    if (source == null) {
+      return "[]";
+    }
+    if (source.equals("-") || source.equals("@-")) {
+      try {
+        return new String(stdin.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw UserError.usage("cannot read the arguments from stdin: " + e.getMessage());
+      }
+    }
+    if (source.startsWith("@")) {
+      Path file = Path.of(source.substring(1));
+      try {
+        return Files.readString(file);
+      } catch (NoSuchFileException e) {
+        throw UserError.usage("-d " + source + ": no such file " + file);
+      } catch (IOException e) {
+        throw UserError.usage("-d " + source + ": cannot read " + file + ": " + e.getMessage());
+      }
+    }
+    return source;
+  }
+
+  /**
+   * The call of {@code method} of {@code service} with the arguments {@code json}.
+   *
+   * @throws UserError if the JSON is not an array of one value per parameter, each of its type
+   */
+  static RawCall encode(
+      ServiceDescription service, MethodDescription method, String json, Duration timeout) {
+    JsonNode arguments = Json.parse(json, "the arguments");
+    List<ParameterDescription> parameters = method.parameters();
+    String signature = service.name() + "/" + method.signature();
+    if (!arguments.isArray()) {
+      throw UserError.usage("the arguments must be a JSON array of " + count(parameters.size())
+          + ", got " + JsonWire.shown(arguments) + " (" + signature + ")");
+    }
+    if (arguments.size() != parameters.size()) {
+      throw UserError.usage(service.name() + "/" + method.name() + " takes "
+          + count(parameters.size()) + ", got " + arguments.size() + " (" + signature + ")");
+    }
+    JsonWire wire = new JsonWire(service.types());
+    RawCall.Builder call =
+        RawCall.builder(service.name(), method.name())
+            .result(method.resultType())
+            .timeout(timeout)
+            .idempotent(method.idempotent());
+    for (int i = 0; i < parameters.size(); i++) {
+      ParameterDescription parameter = parameters.get(i);
+      TypeRef type = TypeRef.parse(parameter.type());
+      call.argument(
+          parameter.type(),
+          wire.encode(arguments.get(i), type, "argument '" + parameter.name() + "'"));
+    }
+    return call.build();
+  }
+
+  private static String count(int arguments) {
+    return arguments == 1 ? "1 argument" : arguments + " arguments";
+  }
+
+}
