@@ -512,6 +512,19 @@ public final class RpcxServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Whether to publish the reflection service, {@value io.rpcx.core.reflection.ReflectionService#NAME}
+     * ({@link io.rpcx.core.reflection.ReflectionService}): it lists this server's services and
+     * describes their methods and types, and gives the {@code .proto} files and {@code
+     * FileDescriptorSet} of their wire format, for {@code rpcx list/describe/call} and for clients
+     * in other languages. It is called like any service, so this server's interceptors (its
+     * authentication, say) apply to it. Default off: a server shows its API only when asked to.
+     */
+    public Builder reflection(boolean reflection) {
+      config.reflection(reflection);
+      return this;
+    }
+
     /** Threads of the default executor; default 200. */
     public Builder workerThreads(int workerThreads) {
       config.workerThreads(workerThreads);

@@ -88,7 +88,9 @@ public final class ExampleServer implements AutoCloseable {
         throw new IllegalArgumentException("unexpected argument: " + args[i]);
       }
     }
-    RpcxServer.Builder builder = RpcxServer.builder().port(port).scan("io.rpcx.examples.server");
+    // Reflection on: `rpcx list`, `rpcx describe` and `rpcx call` work against the example server.
+    RpcxServer.Builder builder =
+        RpcxServer.builder().port(port).scan("io.rpcx.examples.server").reflection(true);
     PrometheusMeterRegistry meters = null;
     if (metricsPort >= 0) {
       meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -40,6 +40,7 @@ public final class ServerConfig {
   private final TypeScan scan;
   private final Executor executor;
   private final boolean direct;
+  private final boolean reflection;
   private final int workerThreads;
   private final int maxQueuedCalls;
   private final int maxMetadataBytes;
@@ -64,6 +65,7 @@ public final class ServerConfig {
     this.scan = builder.scan;
     this.executor = builder.executor;
     this.direct = builder.direct;
+    this.reflection = builder.reflection;
     this.workerThreads = builder.workerThreads;
     this.maxQueuedCalls = builder.maxQueuedCalls;
     this.maxMetadataBytes = builder.maxMetadataBytes;
@@ -132,6 +134,11 @@ public final class ServerConfig {
     return direct;
   }
 
+  /** Whether the server publishes its reflection service. */
+  public boolean reflection() {
+    return reflection;
+  }
+
   public int workerThreads() {
     return workerThreads;
   }
@@ -190,6 +197,7 @@ public final class ServerConfig {
     private TypeScan scan = TypeScan.none();
     private Executor executor;
     private boolean direct;
+    private boolean reflection;
     private int workerThreads = 200;
     private int maxQueuedCalls = 10_000;
     private int maxMetadataBytes = 8 * 1024;
@@ -319,6 +327,10 @@ public final class ServerConfig {
     public void directExecutor() {
       this.direct = true;
       this.executor = null;
+    }
+
+    public void reflection(boolean reflection) {
+      this.reflection = reflection;
     }
 
     public void workerThreads(int workerThreads) {

@@ -5,6 +5,7 @@ import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.core.internal.model.StandardCodecs;
+import io.rpcx.core.reflection.ReflectionService;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.config.ServiceBinding;
 import java.lang.reflect.Constructor;
@@ -54,6 +55,13 @@ public final class ServiceInstances {
     if (models.isEmpty()) {
       throw new IllegalArgumentException(
           "no service to publish: call service(...) or scan(...) on the builder");
+    }
+    if (config.reflection()) {
+      ServiceModel reflection =
+          ServiceModels.forServer(
+              ReflectionService.NAME, ServerReflection.class, List.of(ReflectionService.class), codecs);
+      models.add(reflection);
+      implementations.add(new ServerReflection(List.copyOf(models)));
     }
     return PublishedServices.of(models, implementations);
   }

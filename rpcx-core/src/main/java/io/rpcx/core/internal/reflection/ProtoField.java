@@ -1,0 +1,26 @@
+package io.rpcx.core.internal.reflection;
+
+import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
+
+/**
+ * One field of a generated message: a scalar ({@code scalar} set) or a message ({@code
+ * messageType}, fully qualified with a leading dot, set); a {@code map<K, V>} field when {@code
+ * mapEntry} is set (the nested entry message protobuf defines for it).
+ */
+record ProtoField(
+    String name,
+    int number,
+    boolean repeated,
+    FieldDescriptorProto.Type scalar,
+    String messageType,
+    ProtoMessage mapEntry,
+    String comment) {
+
+  static ProtoField of(String name, int number, ProtoType type, boolean repeated, String comment) {
+    return new ProtoField(name, number, repeated, type.scalar(), type.messageType(), null, comment);
+  }
+
+  static ProtoField map(String name, int number, ProtoMessage entry, String comment) {
+    return new ProtoField(name, number, true, null, null, entry, comment);
+  }
+}

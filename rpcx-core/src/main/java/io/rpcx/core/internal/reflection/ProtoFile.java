@@ -1,0 +1,12 @@
+package io.rpcx.core.internal.reflection;
+
+import java.util.List;
+
+/** A generated {@code .proto} file: its name, package, header comment, imports and messages. */
+record ProtoFile(
+    String name, String packageName, String comment, List<String> imports, List<ProtoMessage> messages) {
+  ProtoFile {
+    imports = List.copyOf(imports);
+    messages = List.copyOf(messages);
+  }
+}

@@ -1,0 +1,345 @@
+package io.rpcx.core.reflection;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Descriptors.FileDescriptor;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.Message;
+import io.rpcx.core.internal.codec.CodecRegistry;
+import io.rpcx.core.internal.codec.CodecTesting;
+import io.rpcx.core.internal.model.StandardCodecs;
+import io.rpcx.core.reflection.Catalog.Color;
+import io.rpcx.core.reflection.Catalog.Everything;
+import io.rpcx.core.reflection.Catalog.ItemClass;
+import io.rpcx.core.reflection.Catalog.ItemRecord;
+import io.rpcx.core.reflection.Catalog.Page;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The exported schema is the wire format: bytes RPCX writes parse with protobuf-java's {@code
+ * DynamicMessage} built from the exported descriptors, every field where the schema says and none
+ * left over, and messages built from the schema decode in RPCX to the same values.
+ */
+class ProtoSchemasTest {
+  private static final UUID ID = UUID.fromString("123e4567-e89b-12d3-a456-426614174000");
+
+  private final ProtoSchemas schemas = ProtoSchemas.of(Catalog.class);
+  private final FileDescriptor file = schemas.fileDescriptor("shop.v1.Catalog");
+  private final CodecRegistry codecs = StandardCodecs.registry();
+
+  private static Everything everything() {
+    List<ItemRecord> records = new ArrayList<>();
+    records.add(new ItemRecord("pen", 3, Color.BLUE));
+    records.add(null);
+    records.add(new ItemRecord("ink", 0, null));
+    Map<String, ItemRecord> byName = new LinkedHashMap<>();
+    byName.put("pen", new ItemRecord("pen", 3, Color.BLUE));
+    Map<UUID, Integer> counts = new LinkedHashMap<>();
+    counts.put(ID, 7);
+    return new Everything(
+        true,
+        -42,
+        1L << 40,
+        'é',
+        1.5f,
+        -2.25,
+        "héllo",
+        new byte[] {1, 2, 3},
+        Color.GREEN,
+        Instant.ofEpochSecond(1_700_000_000L, 5),
+        Duration.ofMillis(1500),
+        LocalDate.of(2026, 11, 26),
+        LocalDateTime.of(2026, 11, 26, 23, 59, 58, 7),
+        new BigDecimal("12.50"),
+        new BigInteger("-123456789012345678901234567890"),
+        ID,
+        records,
+        List.of(new ItemClass("cap", 1, Color.RED)),
+        new LinkedHashSet<>(List.of("a", "b")),
+        byName,
+        counts,
+        List.of(List.of(1, 2), List.of()),
+        new int[] {5, -6, 7},
+        Optional.of("fragile"),
+        new Page<>(List.of(new ItemClass("box", 2, null)), 4));
+  }
+
+  @Test
+  void aResultWrittenByRpcxParsesWithTheExportedReplyMessageFieldByField() throws Exception {
+    byte[] bytes = CodecTesting.encode(codecs, Everything.class, everything());
+    DynamicMessage reply = DynamicMessage.parseFrom(message("EchoReply"), bytes);
+    assertNoUnknownFields(reply);
+    Message value = (Message) field(reply, "value");
+
+    assertEquals(true, field(value, "flag"));
+    assertEquals(-42, field(value, "count"));
+    assertEquals(1L << 40, field(value, "total"));
+    assertEquals((int) 'é', field(value, "letter"));
+    assertEquals(1.5f, field(value, "ratio"));
+    assertEquals(-2.25, field(value, "weight"));
+    assertEquals("héllo", field(value, "text"));
+    assertEquals(ByteString.copyFrom(new byte[] {1, 2, 3}), field(value, "blob"));
+    assertEquals("GREEN", field(value, "color"));
+    Message at = (Message) field(value, "at");
+    assertEquals("google.protobuf.Timestamp", at.getDescriptorForType().getFullName());
+    assertEquals(1_700_000_000L, field(at, "seconds"));
+    assertEquals(5, field(at, "nanos"));
+    Message took = (Message) field(value, "took");
+    assertEquals(1L, field(took, "seconds"));
+    assertEquals(500_000_000, field(took, "nanos"));
+    Message day = (Message) field(value, "day");
+    assertEquals("rpcx.v1.Date", day.getDescriptorForType().getFullName());
+    assertEquals(List.of(2026, 11, 26), List.of(field(day, "year"), field(day, "month"), field(day, "day")));
+    Message moment = (Message) field(value, "moment");
+    assertEquals(
+        List.of(2026, 11, 26, 23, 59, 58, 7),
+        List.of(
+            field(moment, "year"), field(moment, "month"), field(moment, "day"), field(moment, "hours"),
+            field(moment, "minutes"), field(moment, "seconds"), field(moment, "nanos")));
+    assertEquals("12.50", field(value, "amount"));
+    assertEquals(
+        new BigInteger("-123456789012345678901234567890"),
+        new BigInteger(((ByteString) field(value, "big")).toByteArray()));
+    ByteBuffer id = ((ByteString) field(value, "id")).asReadOnlyByteBuffer();
+    assertEquals(ID, new UUID(id.getLong(), id.getLong()));
+
+    Message records = (Message) field(value, "records");
+    assertEquals("shop.v1.Catalog.ListOfItemRecord", records.getDescriptorForType().getFullName());
+    List<?> recordValues = (List<?>) field(records, "values");
+    assertEquals(2, recordValues.size());
+    assertItem((Message) recordValues.get(0), "pen", 3, "BLUE");
+    assertItem((Message) recordValues.get(1), "ink", 0, "");
+    assertEquals(List.of(1), field(records, "nullPositions"));
+    Message classes = (Message) field(value, "classes");
+    assertItem((Message) ((List<?>) field(classes, "values")).get(0), "cap", 1, "RED");
+    assertEquals(List.of("a", "b"), field((Message) field(value, "tags"), "values"));
+
+    List<?> byName = (List<?>) field((Message) field(value, "byName"), "entries");
+    assertEquals(1, byName.size());
+    assertEquals("pen", field((Message) byName.get(0), "key"));
+    assertItem((Message) field((Message) byName.get(0), "value"), "pen", 3, "BLUE");
+    Message counts = (Message) field(value, "counts");
+    assertEquals("shop.v1.Catalog.MapOfUuidToInt32", counts.getDescriptorForType().getFullName());
+    Message entry = (Message) ((List<?>) field(counts, "entries")).get(0);
+    assertEquals(16, ((ByteString) field(entry, "key")).size());
+    assertEquals(7, field(entry, "value"));
+
+    List<?> grid = (List<?>) field((Message) field(value, "grid"), "values");
+    assertEquals(List.of(1, 2), field((Message) grid.get(0), "values"));
+    assertEquals(List.of(), field((Message) grid.get(1), "values"));
+    assertEquals(List.of(5, -6, 7), field((Message) field(value, "numbers"), "values"));
+    assertEquals("fragile", field(value, "note"));
+    Message page = (Message) field(value, "page");
+    assertEquals("shop.v1.Catalog.PageOfItemClass", page.getDescriptorForType().getFullName());
+    assertEquals(4, field(page, "number"));
+    assertItem((Message) ((List<?>) field((Message) field(page, "content"), "values")).get(0), "box", 2, "");
+  }
+
+  @Test
+  void argumentsBuiltFromTheExportedRequestMessageDecodeInRpcx() throws Exception {
+    Descriptor findItems = message("Find_itemsRequest");
+    FieldDescriptor query = findItems.findFieldByName("query");
+    FieldDescriptor limit = findItems.findFieldByName("limit");
+    assertEquals(List.of(1, 2), List.of(query.getNumber(), limit.getNumber()));
+    DynamicMessage queryArgument =
+        DynamicMessage.newBuilder(query.getMessageType())
+            .setField(query.getMessageType().findFieldByName("value"), "pens")
+            .build();
+    DynamicMessage limitArgument =
+        DynamicMessage.newBuilder(limit.getMessageType())
+            .setField(limit.getMessageType().findFieldByName("value"), 10)
+            .build();
+    assertEquals("pens", CodecTesting.decode(codecs, String.class, queryArgument.toByteArray(), null));
+    assertEquals(10, CodecTesting.decode(codecs, int.class, limitArgument.toByteArray(), null));
+
+    Descriptor item = message("ItemRecord");
+    DynamicMessage pen =
+        DynamicMessage.newBuilder(item)
+            .setField(item.findFieldByName("name"), "pen")
+            .setField(item.findFieldByName("quantity"), 3)
+            .setField(item.findFieldByName("color"), "BLUE")
+            .build();
+    Descriptor list = message("ListOfItemRecord");
+    DynamicMessage items =
+        DynamicMessage.newBuilder(list)
+            .addRepeatedField(list.findFieldByName("values"), pen)
+            .addRepeatedField(list.findFieldByName("nullPositions"), 0)
+            .build();
+    Descriptor reply = message("Find_itemsReply");
+    DynamicMessage result =
+        DynamicMessage.newBuilder(reply).setField(reply.findFieldByName("value"), items).build();
+    java.lang.reflect.Type listOfRecords = Catalog.class.getMethod("findItems", String.class, int.class).getGenericReturnType();
+    assertEquals(
+        Arrays.asList(null, new ItemRecord("pen", 3, Color.BLUE)),
+        CodecTesting.decode(codecs, listOfRecords, result.toByteArray(), null));
+  }
+
+  @Test
+  void everyValueWrittenFromTheSchemaComesBackEqualThroughRpcx() throws Exception {
+    Everything original = everything();
+    byte[] bytes = CodecTesting.encode(codecs, Everything.class, original);
+    // Parsed with the schema and written again by protobuf-java: RPCX reads it as it wrote it.
+    byte[] rewritten = DynamicMessage.parseFrom(message("EchoReply"), bytes).toByteArray();
+    Everything decoded = (Everything) CodecTesting.decode(codecs, Everything.class, rewritten, null);
+    assertEquals(original.records(), decoded.records());
+    assertEquals(original.byName(), decoded.byName());
+    assertEquals(original.counts(), decoded.counts());
+    assertEquals(original.grid(), decoded.grid());
+    assertArrayEquals(original.numbers(), decoded.numbers());
+    assertEquals(original.moment(), decoded.moment());
+    assertEquals(original.amount(), decoded.amount());
+    assertEquals(original.id(), decoded.id());
+    assertEquals(original.note(), decoded.note());
+  }
+
+  @Test
+  void theDescriptionNamesEveryMethodTypeAndFieldNumber() {
+    ServiceDescription catalog = schemas.describe("shop.v1.Catalog");
+    assertEquals(List.of("echo", "find-items", "ping"), catalog.methods().stream().map(MethodDescription::name).toList());
+    MethodDescription findItems = catalog.method("find-items");
+    assertEquals("find-items(string query, int32 limit) -> list<ItemRecord>", findItems.signature());
+    assertEquals("findItems", findItems.javaName());
+    assertTrue(findItems.idempotent());
+    assertEquals(2_000, findItems.timeoutMillis());
+    assertEquals(List.of(Catalog.ItemsUnavailableException.class.getName()), findItems.declaredExceptions());
+    assertEquals("void", catalog.method("ping").resultType());
+    assertEquals(
+        new TypeDescription(
+            "ItemRecord",
+            TypeDescription.Kind.RECORD,
+            ItemRecord.class.getName(),
+            List.of(
+                new FieldDescription("color", 1, "Color"),
+                new FieldDescription("name", 2, "string"),
+                new FieldDescription("quantity", 3, "int32")),
+            List.of()),
+        catalog.type("ItemRecord"));
+    assertEquals(TypeDescription.Kind.CLASS, catalog.type("ItemClass").kind());
+    assertEquals(List.of("RED", "GREEN", "BLUE"), catalog.type("Color").constants());
+    assertEquals("Page<ItemClass>", catalog.type("Page<ItemClass>").name());
+  }
+
+  @Test
+  void theProtoFileReadsAsTheWireFormat() {
+    Map<String, String> files = schemas.protoFiles("shop.v1.Catalog");
+    assertEquals(
+        List.of("shop/v1/Catalog.proto", "rpcx/v1/values.proto", "rpcx/v1/rpcx.proto"),
+        List.copyOf(files.keySet()));
+    String proto = files.get("shop/v1/Catalog.proto");
+    assertTrue(proto.contains("syntax = \"proto3\";\n\npackage shop.v1.Catalog;\n"), proto);
+    assertTrue(
+        proto.contains(
+            "// find-items(string query, int32 limit) -> list<ItemRecord>\n"
+                + "// RPCXRequest{service: \"shop.v1.Catalog\", method: \"find-items\", arguments: one"
+                + " Argument per field, in field order}\n"
+                + "// Idempotent: a client may retry it.\n"
+                + "// Timeout: 2000 ms.\n"
+                + "message Find_itemsRequest {\n"
+                + "  // arguments[0]: Argument{type: \"string\", value: this message}\n"
+                + "  Find_itemsRequest.QueryArgument query = 1;\n"
+                + "  // arguments[1]: Argument{type: \"int32\", value: this message}\n"
+                + "  Find_itemsRequest.LimitArgument limit = 2;\n"
+                + "\n"
+                + "  message QueryArgument {\n"
+                + "    string value = 1;\n"
+                + "  }\n"),
+        proto);
+    assertTrue(
+        proto.contains(
+            "// RPCX ItemRecord: " + ItemRecord.class.getName() + " (record)\n"
+                + "message ItemRecord {\n"
+                + "  // Color (enum), the name of one of: RED, GREEN, BLUE\n"
+                + "  string color = 1;\n"
+                + "  string name = 2;\n"
+                + "  int32 quantity = 3;\n"
+                + "}\n"),
+        proto);
+    assertTrue(proto.contains("  map<string, ItemRecord> entries = 1;\n"), proto);
+    assertTrue(proto.contains("  repeated MapOfUuidToInt32.Entry entries = 1;\n"), proto);
+    assertTrue(proto.contains("    .shop.v1.Catalog.Everything value = 1;\n"), proto);
+    assertTrue(proto.contains("  .google.protobuf.Timestamp at = 2;\n"), proto);
+  }
+
+  @Test
+  void theDescriptorSetHoldsTheServiceFileAfterEveryFileItImports() {
+    List<String> names =
+        schemas.fileDescriptorSet("shop.v1.Catalog").getFileList().stream().map(FileDescriptorProto::getName).toList();
+    assertEquals(
+        List.of(
+            "google/protobuf/duration.proto",
+            "google/protobuf/timestamp.proto",
+            "rpcx/v1/values.proto",
+            "shop/v1/Catalog.proto"),
+        names);
+  }
+
+  @Test
+  void aTypeThatIsNoServiceIsRefusedByName() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProtoSchemas.of(String.class));
+    assertEquals("java.lang.String is neither an @RPCXClient interface nor an @RPCXServer class", e.getMessage());
+    IllegalArgumentException unknown =
+        assertThrows(IllegalArgumentException.class, () -> schemas.protoFiles("orders"));
+    assertEquals("no service 'orders' (these schemas describe: shop.v1.Catalog)", unknown.getMessage());
+  }
+
+  private Descriptor message(String name) {
+    Descriptor descriptor = file.findMessageTypeByName(name);
+    if (descriptor == null) {
+      throw new AssertionError("no message " + name + " in " + file.toProto());
+    }
+    return descriptor;
+  }
+
+  private static Object field(Message message, String name) {
+    FieldDescriptor field = message.getDescriptorForType().findFieldByName(name);
+    if (field == null) {
+      throw new AssertionError(message.getDescriptorForType().getFullName() + " has no field " + name);
+    }
+    return message.getField(field);
+  }
+
+  private static void assertItem(Message item, String name, int quantity, String color) {
+    assertEquals(List.of(name, quantity, color), List.of(field(item, "name"), field(item, "quantity"), field(item, "color")));
+  }
+
+  /** Every byte RPCX wrote landed in a field the schema declares, at every depth. */
+  private static void assertNoUnknownFields(Message message) {
+    assertTrue(
+        message.getUnknownFields().asMap().isEmpty(),
+        () -> message.getDescriptorForType().getFullName() + " has unknown fields " + message.getUnknownFields());
+    for (Map.Entry<FieldDescriptor, Object> entry : message.getAllFields().entrySet()) {
+      if (entry.getKey().getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
+        continue;
+      }
+      if (entry.getKey().isRepeated()) {
+        for (Object element : (List<?>) entry.getValue()) {
+          assertNoUnknownFields((Message) element);
+        }
+      } else {
+        assertNoUnknownFields((Message) entry.getValue());
+      }
+    }
+  }
+}

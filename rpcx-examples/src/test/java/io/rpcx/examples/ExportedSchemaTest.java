@@ -1,0 +1,192 @@
+package io.rpcx.examples;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Timestamp;
+import echo.Echo;
+import io.rpcx.client.RpcxClient;
+import io.rpcx.core.internal.protocol.proto.Argument;
+import io.rpcx.core.internal.protocol.proto.RPCXReply;
+import io.rpcx.core.internal.protocol.proto.RPCXRequest;
+import io.rpcx.core.internal.protocol.proto.StatusCode;
+import io.rpcx.core.reflection.ReflectionService;
+import io.rpcx.server.RpcxServer;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import orders.Orders;
+
+/**
+ * The build exports the example services' schema and compiles it with protoc (rpcx-examples'
+ * pom.xml). Here a client that knows nothing of RPCX's Java classes, only protoc's output for the
+ * exported files and for rpcx/v1/rpcx.proto, calls the example server over a plain socket, as a
+ * client in another language would (docs/PROTOCOL.md, section 4).
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ExportedSchemaTest {
+  private static final int REQUEST = 0x01;
+  private static final int REPLY = 0x02;
+  private static final int SCHEMA = 0x06;
+
+  private RpcxServer server;
+
+  @BeforeEach
+  void start() {
+    server =
+        RpcxServer.builder()
+            .bindAddress("127.0.0.1")
+            .port(0)
+            .scan("io.rpcx.examples.server")
+            .reflection(true)
+            .build()
+            .start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop();
+  }
+
+  @Test
+  void anOrderBuiltWithProtocsClassesMakesTheRoundTripUnchanged() throws IOException {
+    Orders.OrderInfo order =
+        Orders.OrderInfo.newBuilder()
+            .setBillNumber("BN-2026-000042")
+            .setOrderId(42)
+            .setCustomer("ada")
+            .setCreatedAt(Timestamp.newBuilder().setSeconds(1_764_000_000L).setNanos(7))
+            .setStatus("PAID")
+            .setTotalAmount("25.50")
+            .setPaid(true)
+            .setItems(
+                Orders.ListOfOrderItem.newBuilder()
+                    .addValues(
+                        Orders.OrderItem.newBuilder()
+                            .setSku("SKU-1")
+                            .setName("pen")
+                            .setQuantity(3)
+                            .setUnitPrice("8.50")))
+            .setTags(Orders.ListOfString.newBuilder().addValues("gift"))
+            .setAttributes(Orders.MapOfStringToString.newBuilder().putEntries("channel", "web"))
+            .build();
+    Orders.LoadOrderRequest.OrderArgument argument =
+        Orders.LoadOrderRequest.OrderArgument.newBuilder().setValue(order).build();
+
+    try (RawConnection connection = new RawConnection(server.port())) {
+      RPCXReply reply = connection.call("orders", "loadOrder", Argument.newBuilder().setType("OrderInfo").setValue(argument.toByteString()));
+      assertFalse(reply.hasError(), () -> reply.getError().toString());
+      assertEquals(order, Orders.LoadOrderReply.parseFrom(reply.getValue()).getValue());
+    }
+  }
+
+  @Test
+  void aDeclaredFailureArrivesAsTheErrorTheExportNames() throws IOException {
+    Orders.FindOrderRequest.OrderIdArgument argument =
+        Orders.FindOrderRequest.OrderIdArgument.newBuilder().setValue(-1).build();
+    try (RawConnection connection = new RawConnection(server.port())) {
+      RPCXReply reply = connection.call("orders", "findOrder", Argument.newBuilder().setType("int64").setValue(argument.toByteString()));
+      assertEquals(StatusCode.REMOTE_FAILURE, reply.getError().getCode());
+      assertEquals("io.rpcx.examples.api.OrderNotFoundException", reply.getError().getExceptionClass());
+    }
+  }
+
+  @Test
+  void aStringEchoesThroughTheExportedEchoMessages() throws IOException {
+    Echo.EchoRequest.TextArgument argument = Echo.EchoRequest.TextArgument.newBuilder().setValue("héllo").build();
+    try (RawConnection connection = new RawConnection(server.port())) {
+      RPCXReply reply = connection.call("echo", "echo", Argument.newBuilder().setType("string").setValue(argument.toByteString()));
+      assertEquals("héllo", Echo.EchoReply.parseFrom(reply.getValue()).getValue());
+    }
+  }
+
+  @Test
+  void theServersReflectionGivesTheFilesTheBuildExported() throws IOException {
+    try (RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build()) {
+      ReflectionService reflection = client.create(ReflectionService.class);
+      Path exported = Path.of("target", "exported-proto");
+      for (String service : new String[] {"echo", "infos", "messages", "orders"}) {
+        // The comments may differ: the build exported the client interfaces, whose @RPCXClient
+        // sets a timeout that the server's implementation classes do not.
+        assertEquals(
+            withoutComments(Files.readString(exported.resolve(service + ".proto"))),
+            withoutComments(reflection.protoFiles(service).get(service + ".proto")),
+            service);
+        assertArrayEquals(Files.readAllBytes(exported.resolve(service + ".pb")), reflection.fileDescriptorSet(service), service);
+      }
+    }
+  }
+
+  private static String withoutComments(String proto) {
+    return proto.replaceAll("(?m)^ *//.*\n", "");
+  }
+
+  /** A connection that speaks the protocol from its specification and protoc's classes alone. */
+  private static final class RawConnection implements AutoCloseable {
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+    private int lastRequestId;
+
+    RawConnection(int port) throws IOException {
+      socket = new Socket("127.0.0.1", port);
+      socket.setSoTimeout(10_000);
+      in = new DataInputStream(socket.getInputStream());
+      out = new DataOutputStream(socket.getOutputStream());
+      out.write("RPCX".getBytes(StandardCharsets.US_ASCII));
+      out.write(new byte[] {0, 1, 0, 0});
+      byte[] preface = new byte[8];
+      in.readFully(preface);
+      assertArrayEquals(new byte[] {'R', 'P', 'C', 'X', 0, 1, 0, 0}, preface);
+    }
+
+    RPCXReply call(String service, String method, Argument.Builder... arguments) throws IOException {
+      RPCXRequest.Builder request =
+          RPCXRequest.newBuilder()
+              .setRequestId(++lastRequestId)
+              .setService(service)
+              .setMethod(method)
+              .setTimeoutMillis(5_000);
+      for (Argument.Builder argument : arguments) {
+        request.addArguments(argument);
+      }
+      byte[] payload = request.build().toByteArray();
+      out.writeInt(payload.length + 2);
+      out.writeByte(REQUEST);
+      out.writeByte(0);
+      out.write(payload);
+      out.flush();
+      while (true) {
+        int length = in.readInt();
+        int type = in.readUnsignedByte();
+        in.readUnsignedByte();
+        byte[] body = new byte[length - 2];
+        in.readFully(body);
+        if (type == REPLY) {
+          RPCXReply reply = RPCXReply.parseFrom(ByteString.copyFrom(body));
+          assertEquals(lastRequestId, reply.getRequestId());
+          return reply;
+        }
+        // The server announces its numbering in SCHEMA frames; it is the exported one, so a
+        // client that reads with the exported schema of this server may skip them.
+        assertEquals(SCHEMA, type, "unexpected frame type");
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+    }
+  }
+}
