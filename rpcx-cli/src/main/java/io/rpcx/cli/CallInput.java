@@ -71,7 +71,7 @@ final class CallInput {
    */
   static RawCall encode(
       ServiceDescription service, MethodDescription method, String json, Duration timeout) {
-    JsonNode arguments = Json.parse(json, "the arguments");
+    JsonNode arguments = Json.parse(json, "arguments");
     List<ParameterDescription> parameters = method.parameters();
     String signature = service.name() + "/" + method.signature();
     if (!arguments.isArray()) {
