@@ -61,6 +61,7 @@ public final class RpcxCli implements Runnable {
     RpcxCli root = new RpcxCli();
     root.stdin = stdin;
     CommandLine commandLine = new CommandLine(root);
+    commandLine.setExpandAtFiles(false); // -d @file.json is ours to read
     commandLine.setOut(out);
     commandLine.setErr(err);
     Map<String, String> exitCodes = new LinkedHashMap<>();
