@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * What a load test measured: calls answered, failures by status, the latency histogram of the
@@ -92,22 +93,35 @@ record BenchResult(
     return latency.getTotalCount() == 0 ? 0 : latency.getMean() / 1e6;
   }
 
-  /** The latency histogram in up to 12 buckets growing geometrically from min to max. */
+  /**
+   * The latency histogram in up to 12 buckets growing geometrically from min to max; every
+   * successful call is in exactly one.
+   */
   List<Bucket> buckets() {
     List<Bucket> buckets = new ArrayList<>();
     if (latency.getTotalCount() == 0) {
       return buckets;
     }
-    long low = latency.getMinValue();
-    long high = latency.getMaxValue();
-    int count = 12;
-    double ratio = high <= low ? 1 : Math.pow((double) (high + 1) / low, 1.0 / count);
+    long low = Math.max(1, latency.getMinValue());
+    long high = Math.max(low, latency.getMaxValue());
+    int count = high == low ? 1 : 12;
+    double ratio = Math.pow((double) high / low, 1.0 / count);
+    long[] upper = new long[count];
+    for (int i = 0; i < count; i++) {
+      upper[i] = i == count - 1 ? high : (long) Math.ceil(low * Math.pow(ratio, i + 1));
+    }
+    long[] counts = new long[count];
+    for (HistogramIterationValue value : latency.recordedValues()) {
+      int i = 0;
+      while (i < count - 1 && value.getValueIteratedTo() > upper[i]) {
+        i++;
+      }
+      counts[i] += value.getCountAtValueIteratedTo();
+    }
     long from = low;
-    for (int i = 0; i < count && from <= high; i++) {
-      long to = i == count - 1 || ratio == 1 ? high : Math.max(from, (long) Math.ceil(low * Math.pow(ratio, i + 1)) - 1);
-      to = Math.min(to, high);
-      buckets.add(new Bucket(from / 1e6, to / 1e6, latency.getCountBetweenValues(from, to)));
-      from = to + 1;
+    for (int i = 0; i < count; i++) {
+      buckets.add(new Bucket(from / 1e6, upper[i] / 1e6, counts[i]));
+      from = upper[i];
     }
     return buckets;
   }
