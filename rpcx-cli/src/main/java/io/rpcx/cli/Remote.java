@@ -127,9 +127,15 @@ final class Remote implements AutoCloseable {
     RpcxException failure = (RpcxException) cause;
     String message = failure.getMessage();
     if (failure.status() == StatusCode.UNAVAILABLE && !connected) {
-      int at = message.indexOf("cannot connect to ");
+      // "x/y was not sent to host:port: why" says more about the client than the user needs.
+      String notSent = " was not sent to ";
+      int at = message.indexOf(notSent);
+      if (at >= 0 && message.indexOf(": ", at + notSent.length()) >= 0) {
+        message = message.substring(message.indexOf(": ", at + notSent.length()) + 2);
+      }
       return new UserError(ExitCodes.CONNECT,
-          at >= 0 ? message.substring(at) : "cannot connect to " + address + ": " + message);
+          message.startsWith("cannot connect to ") ? message
+              : "cannot connect to " + address + ": " + message);
     }
     return new UserError(ExitCodes.of(failure.status()), failure.status() + ": " + message);
   }
