@@ -218,6 +218,15 @@ class JsonWireTest {
     assertEquals("", nothing.out());
   }
 
+  @Test
+  void aCallThatOutlivesTimeoutExitsWithTheTimeoutCode() {
+    Cli.Run run = Cli.run("call", address, "shapes/sleep", "[3000]", "--timeout", "300ms");
+    assertEquals(
+        new Cli.Run(13, "", "TIMEOUT: shapes/sleep timed out after 300 ms waiting for " + address
+            + "\n"),
+        run);
+  }
+
   private static void assertRefused(String json, String message) {
     Cli.Run run = Cli.run("call", address, "shapes/echo", "[" + json + "]");
     assertEquals(new Cli.Run(2, "", message + "\n"), run);

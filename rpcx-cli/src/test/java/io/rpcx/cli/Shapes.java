@@ -96,6 +96,9 @@ public interface Shapes {
 
   byte[] bytes(byte[] data);
 
+  /** Answers after {@code millis}: a call that outlives its timeout. */
+  String sleep(long millis) throws InterruptedException;
+
   /** The implementation: returns what it is given, and keeps it in {@link #received}. */
   @RPCXServer(name = "shapes")
   final class Impl implements Shapes {
@@ -134,6 +137,12 @@ public interface Shapes {
     @Override
     public byte[] bytes(byte[] data) {
       return data;
+    }
+
+    @Override
+    public String sleep(long millis) throws InterruptedException {
+      Thread.sleep(millis);
+      return "slept";
     }
   }
 }

@@ -1,0 +1,58 @@
+package io.rpcx.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** What the command line reads besides JSON: type descriptors, addresses and durations. */
+class ParsingTest {
+
+  @Test
+  void typeDescriptorsParseIntoNamesAndArgumentsKeepingTheirText() {
+    TypeRef map = TypeRef.parse("map<string,list<OrderItem>>");
+    assertEquals("map", map.name());
+    assertEquals("map<string,list<OrderItem>>", map.text());
+    assertEquals("list<OrderItem>", map.argument(1).text());
+    assertEquals("OrderItem", map.argument(1).argument(0).name());
+    assertEquals(List.of(), TypeRef.parse("google.protobuf.Timestamp").arguments());
+    assertEquals("Page<User>", TypeRef.parse("Page<User>").text());
+
+    IllegalArgumentException bad =
+        assertThrows(IllegalArgumentException.class, () -> TypeRef.parse("list<int32"));
+    assertEquals("'list<int32' is not an RPCX type descriptor (at character 10)", bad.getMessage());
+  }
+
+  @Test
+  void addressesAreHostColonPortWithBracketsForIpv6() {
+    assertEquals(new Address("localhost", 9000), Address.parse("localhost:9000"));
+    assertEquals(new Address("::1", 9000), Address.parse("[::1]:9000"));
+    assertEquals("[::1]:9000", Address.parse("[::1]:9000").toString());
+    for (String bad : List.of("localhost", ":9000", "host:0", "host:65536", "host:http")) {
+      UserError error = assertThrows(UserError.class, () -> Address.parse(bad));
+      assertEquals(
+          "bad address '" + bad + "' (expected: HOST:PORT, such as localhost:9000)",
+          error.getMessage());
+      assertEquals(ExitCodes.USAGE, error.exitCode());
+    }
+  }
+
+  @Test
+  void durationsAreWhatAShellUserTypes() {
+    assertEquals(Duration.ofMillis(500), Durations.parse("500ms"));
+    assertEquals(Duration.ofMillis(1500), Durations.parse("1.5s"));
+    assertEquals(Duration.ofMinutes(2), Durations.parse("2m"));
+    assertEquals(Duration.ofHours(1), Durations.parse("1h"));
+    assertEquals(Duration.ofSeconds(30), Durations.parse("PT30S"));
+    for (String bad : List.of("0s", "ten", "-1s", "5")) {
+      CommandLine.TypeConversionException error =
+          assertThrows(CommandLine.TypeConversionException.class, () -> Durations.parse(bad));
+      assertEquals(
+          "'" + bad + "' is not a duration (expected: such as 500ms, 10s, 1.5s, 2m or PT30S)",
+          error.getMessage());
+    }
+  }
+}
