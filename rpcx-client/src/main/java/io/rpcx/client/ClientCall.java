@@ -36,7 +36,7 @@ public interface ClientCall {
    */
   Duration timeRemaining();
 
-  /** The call's arguments, read only. */
+  /** The call's arguments, read only: for a {@link RawCall}, their value messages ({@code byte[]}). */
   List<Object> arguments();
 
   /** The metadata this attempt carries: the client's, and what interceptors added. */
