@@ -96,7 +96,9 @@ final class BenchCommand implements Runnable {
     try (Remote remote = Remote.connect(address, connection, ioThreads)) {
       ServiceDescription service = remote.describe(names[0]);
       MethodDescription described = Remote.method(service, names[1]);
-      RawCall call = CallInput.encode(service, described, text, connection.timeout);
+      RawCall call =
+          CallInput.encode(
+              service, described, remote.jsonWire(service), text, connection.timeout);
       PrintWriter err = spec.commandLine().getErr();
       BenchResult result;
       try {

@@ -2,6 +2,7 @@ package io.rpcx.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rpcx.client.RawCall;
+import io.rpcx.core.StatusCode;
 import io.rpcx.core.reflection.MethodDescription;
 import io.rpcx.core.reflection.ServiceDescription;
 import java.io.IOException;
@@ -62,7 +63,8 @@ final class CallCommand implements Runnable {
     try (Remote remote = Remote.connect(address, connection, 1)) {
       ServiceDescription service = remote.describe(names[0]);
       MethodDescription described = Remote.method(service, names[1]);
-      RawCall call = CallInput.encode(service, described, json, connection.timeout);
+      JsonWire wire = remote.jsonWire(service);
+      RawCall call = CallInput.encode(service, described, wire, json, connection.timeout);
       byte[] reply;
       try {
         reply = remote.client().call(call)
@@ -80,9 +82,9 @@ final class CallCommand implements Runnable {
       }
       JsonNode result;
       try {
-        result = new JsonWire(service.types()).decode(reply, TypeRef.parse(described.resultType()));
+        result = wire.decode(reply, TypeRef.parse(described.resultType()));
       } catch (IOException e) {
-        throw new UserError(ExitCodes.of(io.rpcx.core.StatusCode.INTERNAL),
+        throw new UserError(ExitCodes.of(StatusCode.INTERNAL),
             "INTERNAL: cannot read the result of " + service.name() + "/" + described.name()
                 + " as " + described.resultType() + ": " + e.getMessage());
       }

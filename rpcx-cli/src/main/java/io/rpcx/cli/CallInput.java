@@ -70,7 +70,11 @@ final class CallInput {
    * @throws UserError if the JSON is not an array of one value per parameter, each of its type
    */
   static RawCall encode(
-      ServiceDescription service, MethodDescription method, String json, Duration timeout) {
+      ServiceDescription service,
+      MethodDescription method,
+      JsonWire wire,
+      String json,
+      Duration timeout) {
     JsonNode arguments = Json.parse(json, "arguments");
     List<ParameterDescription> parameters = method.parameters();
     String signature = service.name() + "/" + method.signature();
@@ -82,7 +86,6 @@ final class CallInput {
       throw UserError.usage(service.name() + "/" + method.name() + " takes "
           + count(parameters.size()) + ", got " + arguments.size() + " (" + signature + ")");
     }
-    JsonWire wire = new JsonWire(service.types());
     RawCall.Builder call =
         RawCall.builder(service.name(), method.name())
             .result(method.resultType())

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.WireFormat;
 import io.rpcx.core.reflection.FieldDescription;
 import io.rpcx.core.reflection.TypeDescription;
@@ -44,12 +46,17 @@ final class JsonWire {
   private static final int VALUE = 1;
 
   private final Map<String, TypeDescription> types = new HashMap<>();
+  private final ProtobufJson protobuf;
 
-  /** A converter for values of these described types (and every built-in type). */
-  JsonWire(List<TypeDescription> described) {
+  /**
+   * A converter for values of these described types (and every built-in type); {@code protobuf}
+   * has the descriptors of their protobuf messages, or is {@code null} when they have none.
+   */
+  JsonWire(List<TypeDescription> described, ProtobufJson protobuf) {
     for (TypeDescription type : described) {
       types.put(type.name(), type);
     }
+    this.protobuf = protobuf;
   }
 
   // ---------------------------------------------------------------- JSON to wire
@@ -159,9 +166,15 @@ final class JsonWire {
         case RECORD:
           out.writeByteArray(field, pojo(value, described, where));
           return;
-        default:
-          throw UserError.usage(where + ": protobuf message type " + type
-              + " cannot be written as JSON by rpcx yet");
+        default: {
+          Descriptor descriptor = protobuf == null ? null : protobuf.message(type.text());
+          if (descriptor == null) {
+            throw UserError.usage(where + ": the server describes no fields of protobuf message "
+                + type + " (a lite message), so rpcx cannot write it from JSON");
+          }
+          out.writeByteArray(field, ProtobufJson.fromJson(value, descriptor, where).toByteArray());
+          return;
+        }
       }
     }
   }
@@ -243,7 +256,7 @@ final class JsonWire {
       while (entries.hasNext()) {
         Map.Entry<String, JsonNode> entry = entries.next();
         Where at = where.key(entry.getKey());
-        JsonNode key = mapKey(entry.getKey(), keyType);
+        JsonNode key = mapKey(entry.getKey(), keyType.name());
         out.writeByteArray(1, message(m -> {
           write(m, 1, keyType, key, at);
           if (!entry.getValue().isNull()) {
@@ -255,8 +268,8 @@ final class JsonWire {
   }
 
   /** A JSON object's key (always a string) as the JSON value a map key of {@code type} takes. */
-  private static JsonNode mapKey(String key, TypeRef type) {
-    switch (type.name()) {
+  static JsonNode mapKey(String key, String type) {
+    switch (type) {
       case "int32":
       case "int64":
       case "bigint":
@@ -326,14 +339,14 @@ final class JsonWire {
     return value.asText();
   }
 
-  private static boolean bool(JsonNode value, Where where) {
+  static boolean bool(JsonNode value, Where where) {
     if (!value.isBoolean()) {
       throw expected(where, "bool", value);
     }
     return value.booleanValue();
   }
 
-  private static int int32(JsonNode value, Where where) {
+  static int int32(JsonNode value, Where where) {
     JsonNode number = numeric(value);
     if (number == null || !number.isIntegralNumber() || !number.canConvertToInt()) {
       throw expected(where, "int32", value);
@@ -341,7 +354,7 @@ final class JsonWire {
     return number.intValue();
   }
 
-  private static long int64(JsonNode value, Where where) {
+  static long int64(JsonNode value, Where where) {
     JsonNode number = numeric(value);
     if (number == null || !number.isIntegralNumber() || !number.canConvertToLong()) {
       throw expected(where, "int64", value);
@@ -371,7 +384,7 @@ final class JsonWire {
     return value.asText().charAt(0);
   }
 
-  private static double floating(JsonNode value, String type, Where where) {
+  static double floating(JsonNode value, String type, Where where) {
     if (value.isNumber()) {
       return value.doubleValue();
     }
@@ -390,14 +403,14 @@ final class JsonWire {
     throw expected(where, type, value);
   }
 
-  private static String text(JsonNode value, String type, Where where) {
+  static String text(JsonNode value, String type, Where where) {
     if (!value.isTextual()) {
       throw expected(where, type, value);
     }
     return value.asText();
   }
 
-  private static byte[] base64(JsonNode value, Where where) {
+  static byte[] base64(JsonNode value, Where where) {
     if (value.isTextual()) {
       try {
         return Base64.getDecoder().decode(value.asText());
@@ -463,7 +476,7 @@ final class JsonWire {
     });
   }
 
-  private static UserError expected(Where where, String type, JsonNode value) {
+  static UserError expected(Where where, String type, JsonNode value) {
     return UserError.usage(where + ": expected " + type + ", got " + shown(value));
   }
 
@@ -504,7 +517,7 @@ final class JsonWire {
   }
 
   /** Where a value is, as messages name it: {@code argument 'order' field 'items[2].quantity'}. */
-  private record Where(String root, String path) {
+  record Where(String root, String path) {
     Where field(String name) {
       return new Where(root, path.isEmpty() ? name : path + "." + name);
     }
@@ -623,9 +636,15 @@ final class JsonWire {
       case CLASS:
       case RECORD:
         return readPojo(in.readByteArray(), described);
-      default:
-        // A protobuf message: its bytes, as rpcx cannot show its fields yet.
-        return NODES.textNode(Base64.getEncoder().encodeToString(in.readByteArray()));
+      default: {
+        byte[] bytes = in.readByteArray();
+        Descriptor descriptor = protobuf == null ? null : protobuf.message(type.text());
+        if (descriptor == null) {
+          // A lite message, described by no descriptor: its bytes.
+          return NODES.textNode(Base64.getEncoder().encodeToString(bytes));
+        }
+        return ProtobufJson.toJson(DynamicMessage.parseFrom(descriptor, bytes));
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import io.rpcx.core.StatusCode;
 import io.rpcx.core.reflection.MethodDescription;
 import io.rpcx.core.reflection.ReflectionService;
 import io.rpcx.core.reflection.ServiceDescription;
+import io.rpcx.core.reflection.TypeDescription;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +79,21 @@ final class Remote implements AutoCloseable {
               + "' (its methods: " + String.join(", ", names) + ")");
     }
     return method;
+  }
+
+  /**
+   * The JSON converter of {@code service}'s values; with the descriptors of its protobuf messages
+   * (from the server's {@code FileDescriptorSet}) when it carries any.
+   */
+  JsonWire jsonWire(ServiceDescription service) {
+    for (TypeDescription type : service.types()) {
+      if (type.kind() == TypeDescription.Kind.PROTOBUF) {
+        return new JsonWire(
+            service.types(),
+            ProtobufJson.of(reflect(() -> reflection.fileDescriptorSet(service.name()))));
+      }
+    }
+    return new JsonWire(service.types(), null);
   }
 
   /** The {@code .proto} files of {@code service}, by file name, its own first. */

@@ -219,6 +219,81 @@ class JsonWireTest {
   }
 
   @Test
+  void protobufMessagesAreWrittenAndReadWithTheServersDescriptors() {
+    Cli.Run api =
+        Cli.run("call", address, "shapes/api",
+            "[{\"name\": \"pets\", \"version\": \"v1\", \"syntax\": \"SYNTAX_PROTO3\","
+                + " \"methods\": [{\"name\": \"list\", \"request_streaming\": true,"
+                + " \"options\": [{\"name\": \"o\"}]}]}]");
+    assertEquals(0, api.exit(), api::toString);
+    assertEquals(
+        com.google.protobuf.Api.newBuilder()
+            .setName("pets")
+            .setVersion("v1")
+            .setSyntax(com.google.protobuf.Syntax.SYNTAX_PROTO3)
+            .addMethods(
+                com.google.protobuf.Method.newBuilder()
+                    .setName("list")
+                    .setRequestStreaming(true)
+                    .addOptions(com.google.protobuf.Option.newBuilder().setName("o")))
+            .build(),
+        Shapes.received.get());
+    assertEquals(
+        """
+        {
+          "name": "pets",
+          "methods": [
+            {
+              "name": "list",
+              "requestStreaming": true,
+              "options": [
+                {
+                  "name": "o"
+                }
+              ]
+            }
+          ],
+          "version": "v1",
+          "syntax": "SYNTAX_PROTO3"
+        }
+        """,
+        api.out());
+
+    Cli.Run struct =
+        Cli.run("call", address, "shapes/struct",
+            "[{\"fields\": {\"a\": {\"numberValue\": 1.5},"
+                + " \"b\": {\"listValue\": {\"values\": [{\"stringValue\": \"x\"}]}}}}]");
+    assertEquals(0, struct.exit(), struct::toString);
+    assertEquals(
+        com.google.protobuf.Struct.newBuilder()
+            .putFields("a", com.google.protobuf.Value.newBuilder().setNumberValue(1.5).build())
+            .putFields(
+                "b",
+                com.google.protobuf.Value.newBuilder()
+                    .setListValue(
+                        com.google.protobuf.ListValue.newBuilder()
+                            .addValues(com.google.protobuf.Value.newBuilder().setStringValue("x")))
+                    .build())
+            .build(),
+        Shapes.received.get());
+    assertEquals(
+        "{\n  \"fields\": {\n    \"a\": {\n      \"numberValue\": 1.5\n    },\n    \"b\": {\n"
+            + "      \"listValue\": {\n        \"values\": [\n          {\n"
+            + "            \"stringValue\": \"x\"\n          }\n        ]\n      }\n    }\n  }\n}\n",
+        struct.out());
+
+    assertEquals(
+        new Cli.Run(2, "", "argument 'value' field 'methods[0].requestStreaming': expected bool,"
+            + " got \"yes\"\n"),
+        Cli.run("call", address, "shapes/api",
+            "[{\"methods\": [{\"requestStreaming\": \"yes\"}]}]"));
+    assertEquals(
+        new Cli.Run(2, "", "argument 'value' field 'feilds': google.protobuf.Struct has no field"
+            + " 'feilds' (its fields: fields)\n"),
+        Cli.run("call", address, "shapes/struct", "[{\"feilds\": {}}]"));
+  }
+
+  @Test
   void aCallThatOutlivesTimeoutExitsWithTheTimeoutCode() {
     Cli.Run run = Cli.run("call", address, "shapes/sleep", "[3000]", "--timeout", "300ms");
     assertEquals(

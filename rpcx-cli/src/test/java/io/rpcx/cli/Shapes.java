@@ -96,6 +96,12 @@ public interface Shapes {
 
   byte[] bytes(byte[] data);
 
+  /** A protobuf message with nested messages, repeated fields and an enum. */
+  com.google.protobuf.Api api(com.google.protobuf.Api value);
+
+  /** A protobuf message with a map of messages with a oneof. */
+  com.google.protobuf.Struct struct(com.google.protobuf.Struct value);
+
   /** Answers after {@code millis}: a call that outlives its timeout. */
   String sleep(long millis) throws InterruptedException;
 
@@ -137,6 +143,18 @@ public interface Shapes {
     @Override
     public byte[] bytes(byte[] data) {
       return data;
+    }
+
+    @Override
+    public com.google.protobuf.Api api(com.google.protobuf.Api value) {
+      received.set(value);
+      return value;
+    }
+
+    @Override
+    public com.google.protobuf.Struct struct(com.google.protobuf.Struct value) {
+      received.set(value);
+      return value;
     }
 
     @Override
