@@ -180,6 +180,7 @@ public final class ClientConfig {
     private Duration maxBackoff = Duration.ofSeconds(120);
     private final Map<String, String> metadata = new LinkedHashMap<>();
     private final List<ClientInterceptor> interceptors = new ArrayList<>();
+    private String inProcessName;
 
     private Builder() {}
 
@@ -201,6 +202,12 @@ public final class ClientConfig {
       }
       this.initialBackoff = initial;
       this.maxBackoff = max;
+    }
+
+    /** Calls go to the in-process server named {@code name}, never over the network. */
+    public void inProcess(String name) {
+      connection.inProcess(name);
+      this.inProcessName = name;
     }
 
     public void tls(TlsConfig tls) {
@@ -296,16 +303,39 @@ public final class ClientConfig {
      * @throws IllegalArgumentException if the targets contradict each other
      */
     public ClientConfig build() {
+      if (inProcessName != null) {
+        if (defaultTarget != null || discovery != null || !targets.isEmpty()) {
+          throw new IllegalArgumentException(
+              "inProcess(\"" + inProcessName + "\") cannot be combined with target(...),"
+                  + " targets(...) or discovery(...): an in-process client calls only the"
+                  + " in-process server of that name");
+        }
+        // The server's name stands for its address; the port is never used.
+        defaultTarget = List.of(ServiceEndpoint.of(inProcessName, 1));
+        try {
+          return build(interfacesFound());
+        } finally {
+          defaultTarget = null;
+        }
+      }
       if (discovery != null && defaultTarget != null) {
         throw new IllegalArgumentException(
             "both target(host, port) and discovery(...) are set: choose one (targets of single"
                 + " interfaces may be combined with discovery)");
       }
+      return build(interfacesFound());
+    }
+
+    private ClientConfig build(List<Class<?>> all) {
+      return new ClientConfig(this, all);
+    }
+
+    private List<Class<?>> interfacesFound() {
       List<Class<?>> all = new ArrayList<>(interfaces);
       for (String scanPackage : scan.packages()) {
         all.addAll(scan.find(scanPackage, RPCXClient.class));
       }
-      return new ClientConfig(this, all);
+      return all;
     }
   }
 }
