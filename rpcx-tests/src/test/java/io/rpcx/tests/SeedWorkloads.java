@@ -17,37 +17,44 @@ import io.rpcx.examples.server.EchoServiceImpl;
 import io.rpcx.examples.server.InfoServiceImpl;
 import io.rpcx.examples.server.MessageServiceImpl;
 import io.rpcx.examples.server.OrderServiceImpl;
+import io.rpcx.test.RpcxExtension;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The transfers of the seed articles, through the example services, over the real stack. */
+/**
+ * The transfers of the seed articles, through the example services, over the real stack: once
+ * over TCP ({@link SeedWorkloadsTest}), once in-process ({@link SeedWorkloadsInProcessTest}).
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class SeedWorkloadsTest {
+abstract class SeedWorkloads {
 
-  @RegisterExtension
-  static final RpcxExtension rpcx =
-      RpcxExtension.withServices(
-          new EchoServiceImpl(), new OrderServiceImpl(), new MessageServiceImpl(), new InfoServiceImpl());
+  /** The example services, on the server of an extension of each transport. */
+  static RpcxExtension exampleServices() {
+    return RpcxExtension.withServices(
+        new EchoServiceImpl(), new OrderServiceImpl(), new MessageServiceImpl(), new InfoServiceImpl());
+  }
+
+  /** The extension of the transport under test. */
+  abstract RpcxExtension rpcx();
 
   @Test
   void seed004TransfersASinglePojo() {
     OrderInfo order = Samples.order(7);
-    assertEquals(order, rpcx.create(OrderService.class).loadOrder(order));
+    assertEquals(order, rpcx().create(OrderService.class).loadOrder(order));
   }
 
   @Test
   void seed004TransfersAHundredPojos() {
     List<OrderInfo> orders = Samples.orders(100);
-    assertEquals(orders, rpcx.create(OrderService.class).loadOrders(orders));
+    assertEquals(orders, rpcx().create(OrderService.class).loadOrders(orders));
   }
 
   @Test
   void seed004TransfersStringsOf1KiB100KiBAnd1MiB() {
-    OrderService service = rpcx.create(OrderService.class);
+    OrderService service = rpcx().create(OrderService.class);
     for (int size : new int[] {1024, 100 * 1024, 1024 * 1024}) {
       String text = Samples.text(size);
       assertEquals(text, service.sendStr(text));
@@ -56,7 +63,7 @@ class SeedWorkloadsTest {
 
   @Test
   void seed002TransfersAPersonWithAndWithoutA1MiBPhoto() {
-    InfoService service = rpcx.create(InfoService.class);
+    InfoService service = rpcx().create(InfoService.class);
     Info withoutPhoto = service.request(3, false);
     assertEquals(Samples.info(3, false), withoutPhoto);
     assertNull(withoutPhoto.getPhoto());
@@ -67,7 +74,7 @@ class SeedWorkloadsTest {
 
   @Test
   void seed001RunsTheMessageCrudCycle() {
-    MessageService messages = rpcx.create(MessageService.class);
+    MessageService messages = rpcx().create(MessageService.class);
     Message created = messages.create("hello");
     assertTrue(created.id() > 0);
     assertEquals("hello", created.text());
@@ -81,6 +88,6 @@ class SeedWorkloadsTest {
 
   @Test
   void theExampleClientSucceedsAgainstTheExampleServices() {
-    assertEquals(0, new ExampleClient().run(rpcx.client()));
+    assertEquals(0, new ExampleClient().run(rpcx().client()));
   }
 }
