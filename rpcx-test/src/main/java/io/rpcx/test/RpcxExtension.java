@@ -51,9 +51,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * asks for, so a leak may be reported one test late. {@link #withoutLeakCheck()} turns the check
  * off.
  *
- * <p>Configure the extension where it is declared; it cannot change once its server started. Not
- * thread-safe: tests of one class that run in parallel share one per-class server, which is fine,
- * but not one per-test extension.
+ * <p>Configure the extension where it is declared; it cannot change once its server started. Tests
+ * of one class may run in parallel against one per-class server (its server and client are
+ * thread-safe); the thread part of the leak check assumes that no other test starts RPCX threads
+ * meanwhile, which JUnit's default, one test at a time, guarantees.
  */
 public final class RpcxExtension
     implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {

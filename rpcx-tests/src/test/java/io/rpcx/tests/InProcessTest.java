@@ -139,15 +139,17 @@ class InProcessTest {
   }
 
   @Test
-  void aNameMustBeSomeCharactersWithoutWhiteSpace() {
-    IllegalArgumentException blank =
-        assertThrows(IllegalArgumentException.class, () -> RpcxServer.builder().inProcess(" "));
+  void aNameIsSomePrintableAsciiCharactersWithoutSpaces() {
+    IllegalArgumentException empty =
+        assertThrows(IllegalArgumentException.class, () -> RpcxServer.builder().inProcess(""));
     assertEquals(
-        "inProcess name: ' ' (expected: 1 to 200 characters, no white space)", blank.getMessage());
+        "inProcess name: '' (expected: 1 to 200 printable ASCII characters, no spaces)",
+        empty.getMessage());
     IllegalArgumentException spaced =
         assertThrows(IllegalArgumentException.class, () -> RpcxClient.builder().inProcess("a b"));
     assertEquals(
-        "inProcess name: 'a b' (expected: 1 to 200 characters, no white space)",
+        "inProcess name: 'a b' (expected: 1 to 200 printable ASCII characters, no spaces)",
         spaced.getMessage());
+    assertThrows(NullPointerException.class, () -> RpcxClient.builder().inProcess(null));
   }
 }

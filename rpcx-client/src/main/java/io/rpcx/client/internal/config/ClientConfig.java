@@ -49,7 +49,11 @@ public final class ClientConfig {
 
   private ClientConfig(Builder builder, List<Class<?>> interfaces) {
     this.connection = builder.connection.build();
-    this.defaultTarget = builder.defaultTarget;
+    this.defaultTarget =
+        builder.inProcessName != null
+            // The server's name stands for its address; the port is never used.
+            ? List.of(ServiceEndpoint.of(builder.inProcessName, 1))
+            : builder.defaultTarget;
     this.targets = Map.copyOf(builder.targets);
     this.discovery = builder.discovery;
     this.loadBalancing = builder.loadBalancing;
@@ -310,32 +314,17 @@ public final class ClientConfig {
                   + " targets(...) or discovery(...): an in-process client calls only the"
                   + " in-process server of that name");
         }
-        // The server's name stands for its address; the port is never used.
-        defaultTarget = List.of(ServiceEndpoint.of(inProcessName, 1));
-        try {
-          return build(interfacesFound());
-        } finally {
-          defaultTarget = null;
-        }
       }
       if (discovery != null && defaultTarget != null) {
         throw new IllegalArgumentException(
             "both target(host, port) and discovery(...) are set: choose one (targets of single"
                 + " interfaces may be combined with discovery)");
       }
-      return build(interfacesFound());
-    }
-
-    private ClientConfig build(List<Class<?>> all) {
-      return new ClientConfig(this, all);
-    }
-
-    private List<Class<?>> interfacesFound() {
       List<Class<?>> all = new ArrayList<>(interfaces);
       for (String scanPackage : scan.packages()) {
         all.addAll(scan.find(scanPackage, RPCXClient.class));
       }
-      return all;
+      return new ClientConfig(this, all);
     }
   }
 }

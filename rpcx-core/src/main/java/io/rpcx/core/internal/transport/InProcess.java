@@ -51,15 +51,16 @@ public final class InProcess {
   /**
    * Checks an in-process name: what {@code inProcess(name)} of both builders accepts.
    *
-   * @throws IllegalArgumentException if it is blank, has white space or is longer than 200
+   * @throws IllegalArgumentException unless it is 1 to 200 printable ASCII characters, no spaces
    */
   public static String checkName(String name) {
     if (name == null) {
       throw new NullPointerException("inProcess name");
     }
-    if (name.isBlank() || name.length() > 200 || name.chars().anyMatch(Character::isWhitespace)) {
+    if (name.isEmpty() || name.length() > 200 || !name.chars().allMatch(c -> c > ' ' && c < 127)) {
       throw new IllegalArgumentException(
-          "inProcess name: '" + name + "' (expected: 1 to 200 characters, no white space)");
+          "inProcess name: '" + name + "' (expected: 1 to 200 printable ASCII characters, no"
+              + " spaces)");
     }
     return name;
   }
