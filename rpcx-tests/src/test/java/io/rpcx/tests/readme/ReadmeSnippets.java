@@ -28,7 +28,8 @@ import org.springframework.stereotype.Service;
  * The Java snippets of README.md, each line as the README has it, in code that compiles:
  * {@code ReadmeSnippetsTest} checks that every line of every snippet is here, in order, so that a
  * README snippet that stops compiling fails the build. Never run (the README's addresses are
- * examples).
+ * examples), except the test of "Testing your services", {@link OrderServiceTest}, which the build
+ * runs: its server is in-process.
  */
 final class ReadmeSnippets {
   private ReadmeSnippets() {}
