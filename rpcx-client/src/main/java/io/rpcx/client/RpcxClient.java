@@ -247,6 +247,19 @@ public final class RpcxClient implements AutoCloseable {
     }
 
     /**
+     * Sends the calls of every interface to the in-process server named {@code name} (built with
+     * {@code RpcxServer.builder().inProcess(name)}) in this JVM, whatever its annotation says,
+     * through Netty's local channels: the same framing, SCHEMA frames and codecs as over TCP, no
+     * network. For tests. While no server of that name runs, calls fail with an {@link
+     * io.rpcx.core.UnavailableException} naming it. Not with {@link #target}, {@link #targets} or
+     * {@link #discovery}, nor with {@link #tls} ({@link #build()} fails).
+     */
+    public Builder inProcess(String name) {
+      config.inProcess(name);
+      return this;
+    }
+
+    /**
      * Sends the calls of every interface to {@code host:port}, whatever its annotation says (unless
      * the interface has its own targets). Not with {@link #discovery}.
      */
