@@ -139,7 +139,8 @@ public final class RpcxClient implements AutoCloseable {
    * interface (for tools such as the {@code rpcx} command line); the future completes with the
    * reply's value message (empty for null or void), or fails with the {@link
    * io.rpcx.core.RpcxException} a proxy's call would throw. Its servers are the client's {@link
-   * Builder#target default target} or {@link Builder#discovery discovery}.
+   * Builder#target default target}, {@link Builder#inProcess in-process server} or {@link
+   * Builder#discovery discovery}.
    *
    * @throws IllegalArgumentException if the client has neither a default target nor a discovery,
    *     or an argument's value message does not start with field 1 of its type's wire type
@@ -264,6 +265,19 @@ public final class RpcxClient implements AutoCloseable {
     /** Sends {@code token} as {@code authorization: Bearer <token>} with every call. */
     public Builder bearerToken(String token) {
       return metadata("authorization", "Bearer " + Objects.requireNonNull(token, "token"));
+    }
+
+    /**
+     * Sends the calls of every interface to the in-process server named {@code name} (built with
+     * {@code RpcxServer.builder().inProcess(name)}) in this JVM, whatever its annotation says,
+     * through Netty's local channels: the same framing, SCHEMA frames and codecs as over TCP, no
+     * network. For tests. While no server of that name runs, calls fail with an {@link
+     * io.rpcx.core.UnavailableException} naming it. Not with {@link #target}, {@link #targets} or
+     * {@link #discovery}, nor with {@link #tls} ({@link #build()} fails).
+     */
+    public Builder inProcess(String name) {
+      config.inProcess(name);
+      return this;
     }
 
     /**

@@ -15,6 +15,7 @@ import io.rpcx.server.internal.dispatch.Workers;
 import io.rpcx.server.internal.registration.Registration;
 import io.rpcx.server.internal.transport.ServerTransport;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -80,7 +81,8 @@ public final class RpcxServer implements AutoCloseable {
   private ServerTransport transport;
   /** Set once the server started; read by {@link #stats()} from any thread. */
   private volatile RequestDispatcher dispatcher;
-  private InetSocketAddress address;
+  /** The bound address: an {@link InetSocketAddress}, or an in-process one. */
+  private SocketAddress address;
   private Registration registration;
 
   private RpcxServer(ServerConfig config, PublishedServices services) {
@@ -129,7 +131,8 @@ public final class RpcxServer implements AutoCloseable {
       if (config.registrar() != null) {
         registration =
             Registration.register(
-                config.registrar(), services.serviceNames(), address, config.advertisedHost(),
+                config.registrar(), services.serviceNames(), (InetSocketAddress) address,
+                config.advertisedHost(),
                 config.advertisedPort(), config.registrationMetadata());
       }
     } catch (RuntimeException e) {
@@ -142,13 +145,19 @@ public final class RpcxServer implements AutoCloseable {
   /**
    * The port the server listens on; the real one when it was built with port 0.
    *
-   * @throws IllegalStateException if the server was never started
+   * @throws IllegalStateException if the server was never started, or it serves in-process
+   *     ({@link Builder#inProcess}) and so has no port
    */
   public synchronized int port() {
     if (address == null) {
       throw new IllegalStateException("the server has not been started");
     }
-    return address.getPort();
+    if (!(address instanceof InetSocketAddress inet)) {
+      throw new IllegalStateException(
+          "the server serves in-process as '" + config.connection().inProcessName()
+              + "' and has no port");
+    }
+    return inet.getPort();
   }
 
   /** The published service names, sorted. */
@@ -433,6 +442,19 @@ public final class RpcxServer implements AutoCloseable {
     /** The local address to listen on; default {@code 0.0.0.0} (all interfaces). */
     public Builder bindAddress(String bindAddress) {
       config.bindAddress(bindAddress);
+      return this;
+    }
+
+    /**
+     * Serves clients of this JVM only, under {@code name} instead of a port: clients built with
+     * {@code RpcxClient.builder().inProcess(name)} reach it through Netty's local channels, with the same framing, SCHEMA
+     * frames and codecs as over TCP. For tests: the whole stack, no network. The name is unique in
+     * the JVM while the server runs: starting a second server of that name fails, naming it. The
+     * bind address and port are ignored, {@link RpcxServer#port()} throws, and neither TLS nor a
+     * registrar can be combined with it ({@link #build()} fails).
+     */
+    public Builder inProcess(String name) {
+      config.connection().inProcess(name);
       return this;
     }
 

@@ -52,6 +52,7 @@ class ArchitectureTest {
               "io.rpcx.core",
               "io.rpcx.client",
               "io.rpcx.server",
+              "io.rpcx.test",
               "io.rpcx.registry",
               "io.rpcx.micrometer",
               "io.rpcx.opentelemetry",
@@ -142,6 +143,9 @@ class ArchitectureTest {
       io.rpcx.server.ServerInterceptor$Next
       io.rpcx.server.ServerInterceptors
       io.rpcx.server.ServerStats
+      io.rpcx.test.Faults
+      io.rpcx.test.Faults$Builder
+      io.rpcx.test.RpcxExtension
       io.rpcx.spring.boot.EnableRpcxClients
       io.rpcx.spring.boot.LocalRpcxServerPort
       io.rpcx.spring.boot.RpcxClientBuilderCustomizer
@@ -171,7 +175,8 @@ class ArchitectureTest {
       Set.of(
           "io.rpcx.client.RpcxClient",
           "io.rpcx.server.RpcxServer",
-          "io.rpcx.core.reflection.ProtoSchemas");
+          "io.rpcx.core.reflection.ProtoSchemas",
+          "io.rpcx.test.RpcxExtension");
 
   private static final DescribedPredicate<JavaClass> API_TYPE =
       DescribedPredicate.describe("are public API types", ArchitectureTest::isApi);
@@ -231,6 +236,8 @@ class ArchitectureTest {
             "io.rpcx.client.internal.transport.ClientConnection",
             "io.rpcx.server.RpcxServer",
             "io.rpcx.server.internal.transport.ServerConnectionHandler",
+            "io.rpcx.test.RpcxExtension",
+            "io.rpcx.test.internal.transport.BufferLeaks",
             "io.rpcx.registry.zookeeper.ZooKeeperRegistry",
             "io.rpcx.micrometer.RpcxClientObservations",
             "io.rpcx.opentelemetry.RpcxServerTelemetry")) {

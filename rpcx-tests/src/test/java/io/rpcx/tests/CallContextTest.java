@@ -9,6 +9,7 @@ import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.core.CallTimeoutException;
 import io.rpcx.core.RpcxContext;
+import io.rpcx.test.RpcxExtension;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.rpcx.test.RpcxExtension;
 import io.rpcx.tests.ValuesService.Color;
 import io.rpcx.tests.proto.Point;
 import java.math.BigDecimal;

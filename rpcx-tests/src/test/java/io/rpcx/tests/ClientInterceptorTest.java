@@ -21,6 +21,7 @@ import io.rpcx.core.StatusCode;
 import io.rpcx.core.UnauthenticatedException;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.discovery.ServiceDiscovery;
+import io.rpcx.test.RpcxExtension;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;

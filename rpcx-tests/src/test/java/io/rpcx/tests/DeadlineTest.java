@@ -7,6 +7,7 @@ import io.rpcx.annotation.Method;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.core.CallTimeoutException;
+import io.rpcx.test.RpcxExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

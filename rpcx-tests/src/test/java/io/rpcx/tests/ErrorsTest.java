@@ -14,6 +14,7 @@ import io.rpcx.core.NotFoundException;
 import io.rpcx.core.RemoteFailureException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.UnavailableException;
+import io.rpcx.test.RpcxExtension;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
+import io.rpcx.test.RpcxExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

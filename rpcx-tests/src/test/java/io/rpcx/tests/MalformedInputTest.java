@@ -16,6 +16,7 @@ import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
 import io.rpcx.core.internal.protocol.proto.RPCXRequest;
 import io.rpcx.core.internal.protocol.proto.StatusCode;
+import io.rpcx.test.RpcxExtension;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

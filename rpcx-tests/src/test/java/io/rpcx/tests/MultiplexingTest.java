@@ -2,6 +2,7 @@ package io.rpcx.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.rpcx.test.RpcxExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -8,6 +8,7 @@ import io.rpcx.client.RpcxClient;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.proto.GoAway;
+import io.rpcx.test.RpcxExtension;
 import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.Socket;

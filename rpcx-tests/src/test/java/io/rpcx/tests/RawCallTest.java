@@ -18,7 +18,10 @@ import io.rpcx.core.RemoteFailureException;
 import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
+import io.rpcx.server.RpcxServer;
+import io.rpcx.test.RpcxExtension;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -217,6 +220,23 @@ class RawCallTest {
         "argument 0 of raw/greet: a value message of type int32 must be empty or start with field"
             + " 1 of wire type VARINT (tag byte 0x8), not byte 0xa",
         thrown.getMessage());
+  }
+
+  @Test
+  void anInProcessClientSendsRawCallsToItsInProcessServer() {
+    RpcxServer server =
+        RpcxServer.builder().inProcess("raw-calls").service(new RawImpl()).build().start();
+    try (RpcxClient client = RpcxClient.builder().inProcess("raw-calls").build()) {
+      RawCall greet =
+          RawCall.builder("raw", "greet")
+              .argument("string", string("in"))
+              .argument("int32", new byte[] {0x08, 0x01})
+              .result("string")
+              .build();
+      assertArrayEquals(string("hi in"), client.call(greet).join());
+    } finally {
+      server.stop(Duration.ofSeconds(5));
+    }
   }
 
   @Test

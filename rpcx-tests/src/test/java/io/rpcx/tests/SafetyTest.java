@@ -14,6 +14,7 @@ import io.rpcx.examples.api.OrderInfo;
 import io.rpcx.examples.api.OrderItem;
 import io.rpcx.examples.api.OrderService;
 import io.rpcx.examples.server.OrderServiceImpl;
+import io.rpcx.test.RpcxExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
 import java.math.BigDecimal;

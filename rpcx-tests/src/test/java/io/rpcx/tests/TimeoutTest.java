@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rpcx.annotation.Method;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.core.CallTimeoutException;
+import io.rpcx.test.RpcxExtension;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

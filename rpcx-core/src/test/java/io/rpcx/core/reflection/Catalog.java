@@ -27,6 +27,13 @@ public interface Catalog {
 
   void ping();
 
+  Node tree(Node root);
+
+  com.google.protobuf.Struct configure(com.google.protobuf.Struct settings);
+
+  /** A type that reaches itself. */
+  record Node(String name, List<Node> children) {}
+
   /** A checked exception the catalog declares. */
   final class ItemsUnavailableException extends Exception {
     private static final long serialVersionUID = 1L;

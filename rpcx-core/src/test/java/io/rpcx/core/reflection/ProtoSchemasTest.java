@@ -217,7 +217,7 @@ class ProtoSchemasTest {
   @Test
   void theDescriptionNamesEveryMethodTypeAndFieldNumber() {
     ServiceDescription catalog = schemas.describe("shop.v1.Catalog");
-    assertEquals(List.of("echo", "find-items", "ping"), catalog.methods().stream().map(MethodDescription::name).toList());
+    assertEquals(List.of("configure", "echo", "find-items", "ping", "tree"), catalog.methods().stream().map(MethodDescription::name).toList());
     MethodDescription findItems = catalog.method("find-items");
     assertEquals("find-items(string query, int32 limit) -> list<ItemRecord>", findItems.signature());
     assertEquals("findItems", findItems.javaName());
@@ -289,10 +289,42 @@ class ProtoSchemasTest {
     assertEquals(
         List.of(
             "google/protobuf/duration.proto",
+            "google/protobuf/struct.proto",
             "google/protobuf/timestamp.proto",
             "rpcx/v1/values.proto",
             "shop/v1/Catalog.proto"),
         names);
+  }
+
+  @Test
+  void aTypeThatReachesItselfIsOneMessage() throws Exception {
+    Catalog.Node tree = new Catalog.Node("root", List.of(new Catalog.Node("leaf", List.of())));
+    DynamicMessage reply =
+        DynamicMessage.parseFrom(message("TreeReply"), CodecTesting.encode(codecs, Catalog.Node.class, tree));
+    assertNoUnknownFields(reply);
+    Message root = (Message) field(reply, "value");
+    assertEquals("root", field(root, "name"));
+    Message leaf = (Message) ((List<?>) field((Message) field(root, "children"), "values")).get(0);
+    assertEquals("leaf", field(leaf, "name"));
+    assertEquals(message("Node"), leaf.getDescriptorForType());
+  }
+
+  @Test
+  void aProtobufMessageIsItselfImportedFromItsOwnFile() throws Exception {
+    com.google.protobuf.Struct settings =
+        com.google.protobuf.Struct.newBuilder()
+            .putFields("retries", com.google.protobuf.Value.newBuilder().setNumberValue(3).build())
+            .build();
+    DynamicMessage reply =
+        DynamicMessage.parseFrom(
+            message("ConfigureReply"), CodecTesting.encode(codecs, com.google.protobuf.Struct.class, settings));
+    assertEquals(settings, com.google.protobuf.Struct.parseFrom(((Message) field(reply, "value")).toByteString()));
+    assertTrue(
+        schemas.fileDescriptorSet("shop.v1.Catalog").getFileList().stream()
+            .anyMatch(f -> f.getName().equals("google/protobuf/struct.proto")));
+    assertEquals(TypeDescription.Kind.PROTOBUF, schemas.describe("shop.v1.Catalog").type("google.protobuf.Struct").kind());
+    assertTrue(
+        schemas.protoFiles("shop.v1.Catalog").get("shop/v1/Catalog.proto").contains("import \"google/protobuf/struct.proto\";\n"));
   }
 
   @Test

@@ -1,18 +1,26 @@
 package io.rpcx.tests.readme;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.micrometer.observation.ObservationRegistry;
 import io.rpcx.annotation.Method;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.client.LoadBalancing;
 import io.rpcx.client.RpcxClient;
+import io.rpcx.core.StatusCode;
 import io.rpcx.micrometer.RpcxClientObservations;
 import io.rpcx.micrometer.RpcxServerObservations;
 import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
 import io.rpcx.server.RpcxServer;
 import io.rpcx.spring.boot.EnableRpcxClients;
+import io.rpcx.test.Faults;
+import io.rpcx.test.RpcxExtension;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.stereotype.Service;
 
@@ -20,7 +28,8 @@ import org.springframework.stereotype.Service;
  * The Java snippets of README.md, each line as the README has it, in code that compiles:
  * {@code ReadmeSnippetsTest} checks that every line of every snippet is here, in order, so that a
  * README snippet that stops compiling fails the build. Never run (the README's addresses are
- * examples).
+ * examples), except the test of "Testing your services", {@link OrderServiceTest}, which the build
+ * runs: its server is in-process.
  */
 final class ReadmeSnippets {
   private ReadmeSnippets() {}
@@ -123,4 +132,22 @@ final class ReadmeSnippets {
   @Service
   @RPCXServer(name = "orders")
   public static class SpringOrderService extends OrderServiceImpl {}
+
+  // "Testing your services"
+
+  static class OrderServiceTest {
+    @RegisterExtension                                  // static: one server for the class
+    static final RpcxExtension rpcx = RpcxExtension.withServices(new OrderServiceImpl())
+        .inProcess()                                    // or TCP on 127.0.0.1, a free port
+        .faults(Faults.builder()                        // scripted, the same on every run
+            .latency("orders/recent", Duration.ofMillis(200))
+            .answer("orders/findOrder", StatusCode.UNAVAILABLE, "down for maintenance")
+            .build());
+
+    @Test
+    void loadsAnOrder() {
+      OrderInfo order = new OrderInfo(7, "book", 1);
+      assertEquals(order, rpcx.create(OrderService.class).loadOrder(order));
+    }
+  }
 }

@@ -39,14 +39,18 @@ public final class Members {
     Member member =
         byAddress.computeIfAbsent(
             address,
-            key -> new Member(key, channels.apply(host, port), ejection, scheduler, ejections));
+            key -> {
+              ServerLink link = channels.apply(host, port);
+              // Named as the link names itself: host:port, or an in-process server's name.
+              return new Member(link.address(), link, ejection, scheduler, ejections);
+            });
     member.references++;
     return member;
   }
 
   /** A cluster no longer lists {@code member}; the last one to let go retires its channel. */
   synchronized void release(Member member) {
-    if (--member.references == 0 && byAddress.remove(member.address(), member)) {
+    if (--member.references == 0 && byAddress.values().remove(member)) {
       member.retire();
       member.channel().retire();
     }

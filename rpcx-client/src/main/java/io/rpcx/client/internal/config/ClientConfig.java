@@ -49,7 +49,11 @@ public final class ClientConfig {
 
   private ClientConfig(Builder builder, List<Class<?>> interfaces) {
     this.connection = builder.connection.build();
-    this.defaultTarget = builder.defaultTarget;
+    this.defaultTarget =
+        builder.inProcessName != null
+            // The server's name stands for its address; the port is never used.
+            ? List.of(ServiceEndpoint.of(builder.inProcessName, 1))
+            : builder.defaultTarget;
     this.targets = Map.copyOf(builder.targets);
     this.discovery = builder.discovery;
     this.loadBalancing = builder.loadBalancing;
@@ -185,6 +189,7 @@ public final class ClientConfig {
     private Duration maxBackoff = Duration.ofSeconds(120);
     private final Map<String, String> metadata = new LinkedHashMap<>();
     private final List<ClientInterceptor> interceptors = new ArrayList<>();
+    private String inProcessName;
 
     private Builder() {}
 
@@ -206,6 +211,12 @@ public final class ClientConfig {
       }
       this.initialBackoff = initial;
       this.maxBackoff = max;
+    }
+
+    /** Calls go to the in-process server named {@code name}, never over the network. */
+    public void inProcess(String name) {
+      connection.inProcess(name);
+      this.inProcessName = name;
     }
 
     public void tls(TlsConfig tls) {
@@ -301,6 +312,14 @@ public final class ClientConfig {
      * @throws IllegalArgumentException if the targets contradict each other
      */
     public ClientConfig build() {
+      if (inProcessName != null) {
+        if (defaultTarget != null || discovery != null || !targets.isEmpty()) {
+          throw new IllegalArgumentException(
+              "inProcess(\"" + inProcessName + "\") cannot be combined with target(...),"
+                  + " targets(...) or discovery(...): an in-process client calls only the"
+                  + " in-process server of that name");
+        }
+      }
       if (discovery != null && defaultTarget != null) {
         throw new IllegalArgumentException(
             "both target(host, port) and discovery(...) are set: choose one (targets of single"

@@ -271,7 +271,10 @@ final class ClientConnection implements CallOwner {
   private void onConnectFailed(Throwable cause) {
     closeCause =
         new UnavailableException(
-            "cannot connect to " + connector.address() + ": " + CallFailures.describe(cause),
+            "cannot connect to " + connector.address() + ": "
+                + (settings.inProcessName != null
+                    ? "no server of that name runs in this JVM"
+                    : CallFailures.describe(cause)),
             true,
             cause);
     state = CLOSED;

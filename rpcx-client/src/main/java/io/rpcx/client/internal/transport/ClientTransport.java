@@ -8,6 +8,7 @@ import io.rpcx.client.internal.config.ClientConfig;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.transport.Bootstraps;
+import io.rpcx.core.internal.transport.InProcess;
 import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.core.internal.transport.SslContexts;
 import io.rpcx.core.internal.transport.Transports;
@@ -37,6 +38,8 @@ public final class ClientTransport {
     final SslContext sslContext;
     final boolean verifyHostname;
     final InboundBudget budget;
+    /** In-process connections only (the host is the server's name), or {@code null}. */
+    final String inProcessName;
 
     Settings(ClientConfig config) {
       ConnectionSettings connection = config.connection();
@@ -51,6 +54,7 @@ public final class ClientTransport {
       this.sslContext = tls == null ? null : SslContexts.create(tls);
       this.verifyHostname = tls != null && tls.verifyHostname();
       this.budget = new InboundBudget(connection.maxBufferedInboundBytes(), "client");
+      this.inProcessName = connection.inProcessName();
     }
   }
 
@@ -63,8 +67,13 @@ public final class ClientTransport {
 
   public ClientTransport(ClientConfig config) {
     ConnectionSettings connection = config.connection();
-    Transports transport = Transports.choose(connection.nativeTransport());
     this.settings = new Settings(config);
+    if (settings.inProcessName != null) {
+      this.group = InProcess.newGroup(connection.ioThreads(), "rpcx-client-io");
+      this.bootstrap = InProcess.client(group);
+      return;
+    }
+    Transports transport = Transports.choose(connection.nativeTransport());
     this.group = transport.newGroup(connection.ioThreads(), "rpcx-client-io");
     this.bootstrap =
         Bootstraps.client(

@@ -1,10 +1,10 @@
 package io.rpcx.client.internal.transport;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.ServerLink;
@@ -12,9 +12,11 @@ import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.transport.FrameDecoder;
+import io.rpcx.core.internal.transport.InProcess;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.PrefaceHandler;
 import io.rpcx.core.internal.transport.SslContexts;
+import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -49,7 +51,10 @@ final class ServerConnector implements ServerLink {
       ClientTransport transport) {
     this.host = host;
     this.port = port;
-    this.address = host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
+    this.address =
+        settings.inProcessName != null
+            ? "in-process server '" + host + "'"
+            : host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
     this.bootstrap = bootstrap;
     this.settings = settings;
     this.transport = transport;
@@ -153,9 +158,9 @@ final class ServerConnector implements ServerLink {
         bootstrap
             .clone()
             .handler(
-                new ChannelInitializer<SocketChannel>() {
+                new ChannelInitializer<Channel>() {
                   @Override
-                  protected void initChannel(SocketChannel channel) {
+                  protected void initChannel(Channel channel) {
                     ChannelPipeline pipeline = channel.pipeline();
                     InboundMeter meter =
                         settings.budget.meter(
@@ -183,7 +188,10 @@ final class ServerConnector implements ServerLink {
                         .addLast("connection", handler);
                   }
                 })
-            .connect(host, port);
+            .connect(
+                settings.inProcessName != null
+                    ? InProcess.address(host)
+                    : InetSocketAddress.createUnresolved(host, port));
     fresh.connecting(connect);
   }
 

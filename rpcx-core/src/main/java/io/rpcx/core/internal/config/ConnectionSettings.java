@@ -2,6 +2,7 @@ package io.rpcx.core.internal.config;
 
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.transport.InProcess;
 import io.rpcx.core.internal.transport.InboundBudget;
 import java.util.Objects;
 
@@ -24,6 +25,7 @@ public final class ConnectionSettings {
   private final int maxConcurrentCallsPerConnection;
   private final long maxBufferedInboundBytes;
   private final TlsConfig tls;
+  private final String inProcessName;
 
   private ConnectionSettings(Builder builder) {
     this.ioThreads = builder.ioThreads;
@@ -33,6 +35,7 @@ public final class ConnectionSettings {
     this.maxConcurrentCallsPerConnection = builder.maxConcurrentCallsPerConnection;
     this.maxBufferedInboundBytes = builder.maxBufferedInboundBytes;
     this.tls = builder.tls;
+    this.inProcessName = builder.inProcessName;
   }
 
   public static Builder builder() {
@@ -74,6 +77,13 @@ public final class ConnectionSettings {
     return tls;
   }
 
+  /**
+   * The name of the in-process server listened on or connected to, or {@code null} for TCP.
+   */
+  public String inProcessName() {
+    return inProcessName;
+  }
+
   /** The settings being built; every setter checks its value. Not thread-safe. */
   public static final class Builder {
     private int ioThreads = Runtime.getRuntime().availableProcessors();
@@ -83,6 +93,7 @@ public final class ConnectionSettings {
     private int maxConcurrentCallsPerConnection = DEFAULT_MAX_CONCURRENT_CALLS;
     private long maxBufferedInboundBytes = InboundBudget.defaultLimit();
     private TlsConfig tls;
+    private String inProcessName;
 
     private Builder() {}
 
@@ -116,7 +127,22 @@ public final class ConnectionSettings {
       this.tls = Objects.requireNonNull(tls, "tls");
     }
 
+    /** Connections in this JVM only, to or from the in-process server named {@code name}. */
+    public void inProcess(String name) {
+      this.inProcessName = InProcess.checkName(name);
+    }
+
+    /**
+     * The settings.
+     *
+     * @throws IllegalArgumentException if TLS is set for an in-process transport
+     */
     public ConnectionSettings build() {
+      if (tls != null && inProcessName != null) {
+        throw new IllegalArgumentException(
+            "tls(...) and inProcess(\"" + inProcessName + "\") cannot be combined: in-process"
+                + " connections never leave the JVM, so there is nothing to encrypt");
+      }
       return new ConnectionSettings(this);
     }
   }

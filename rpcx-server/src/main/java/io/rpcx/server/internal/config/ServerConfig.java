@@ -354,7 +354,14 @@ public final class ServerConfig {
     }
 
     public ServerConfig build() {
-      return new ServerConfig(this);
+      ServerConfig built = new ServerConfig(this);
+      String inProcess = built.connection().inProcessName();
+      if (inProcess != null && registrar != null) {
+        throw new IllegalArgumentException(
+            "registrar(...) and inProcess(\"" + inProcess + "\") cannot be combined: clients"
+                + " in other processes could not reach an in-process server");
+      }
+      return built;
     }
   }
 }

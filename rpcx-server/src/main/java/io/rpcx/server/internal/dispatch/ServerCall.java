@@ -204,7 +204,16 @@ final class ServerCall implements Runnable, CallInfo {
 
   private void complete(Object result, Throwable failure) {
     try {
-      if (failure == null) {
+      ReplyFault.Action fault = replyFault();
+      if (fault == ReplyFault.Action.DROP) {
+        logger.debug("Reply to {} dropped by a fault injected for a test", method.model().displayName());
+      } else if (fault == ReplyFault.Action.RESET) {
+        logger.debug(
+            "Connection from {} reset by a fault injected for a test, instead of replying to {}",
+            connection.remoteAddress(),
+            method.model().displayName());
+        connection.reset();
+      } else if (failure == null) {
         sendResult(result);
       } else {
         sendFailure(unwrap(failure));
@@ -213,6 +222,19 @@ final class ServerCall implements Runnable, CallInfo {
       releasePayload();
       finished();
     }
+  }
+
+  /** What the interceptors that inject faults ({@link ReplyFault}) make of the reply. */
+  private ReplyFault.Action replyFault() {
+    for (ServerInterceptor interceptor : interceptors) {
+      if (interceptor instanceof ReplyFault fault) {
+        ReplyFault.Action action = fault.beforeReply(this);
+        if (action != ReplyFault.Action.SEND) {
+          return action;
+        }
+      }
+    }
+    return ReplyFault.Action.SEND;
   }
 
   private void finished() {

@@ -42,6 +42,9 @@ public interface ServerConnection {
   /** The peer's address, for logs and messages. */
   String remoteAddress();
 
+  /** Closes the connection at once, without GOAWAY: what a crash or a network reset looks like. */
+  void reset();
+
   /** Logs the problem once, tells the peer with a GOAWAY frame, and closes the connection. */
   void closeForProtocolError(StatusCode code, String problem);
 }

@@ -260,6 +260,15 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   }
 
   @Override
+  public void reset() {
+    // Behind the replies queued before it on the event loop, which are sent first.
+    channel.eventLoop().execute(() -> {
+      closing = true;
+      channel.close();
+    });
+  }
+
+  @Override
   public void closeForProtocolError(StatusCode code, String problem) {
     channel.eventLoop().execute(() -> {
       if (closing) {

@@ -5,13 +5,13 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.transport.Bootstraps;
 import io.rpcx.core.internal.transport.FrameDecoder;
+import io.rpcx.core.internal.transport.InProcess;
 import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.PrefaceHandler;
@@ -21,7 +21,7 @@ import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +34,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ServerTransport {
 
+  /** The network transport, or {@code null} in-process. */
   private final Transports transport;
+  private final String inProcessName;
   private final EventLoopGroup acceptor;
   private final EventLoopGroup workers;
   private final RequestDispatcher dispatcher;
@@ -50,21 +52,33 @@ public final class ServerTransport {
     ConnectionSettings connection = config.connection();
     this.config = config;
     this.sslContext = connection.tls() == null ? null : SslContexts.create(connection.tls());
-    this.transport = Transports.choose(connection.nativeTransport());
-    this.acceptor = transport.newGroup(1, "rpcx-server-accept");
-    this.workers = transport.newGroup(connection.ioThreads(), "rpcx-server-io");
+    this.inProcessName = connection.inProcessName();
+    if (inProcessName != null) {
+      this.transport = null;
+      this.acceptor = InProcess.newGroup(1, "rpcx-server-accept");
+      this.workers = InProcess.newGroup(connection.ioThreads(), "rpcx-server-io");
+    } else {
+      this.transport = Transports.choose(connection.nativeTransport());
+      this.acceptor = transport.newGroup(1, "rpcx-server-accept");
+      this.workers = transport.newGroup(connection.ioThreads(), "rpcx-server-io");
+    }
     this.dispatcher = dispatcher;
     this.budget = new InboundBudget(connection.maxBufferedInboundBytes(), "server");
   }
 
-  /** Binds and starts accepting; returns the bound address (with the real port if 0 was asked). */
-  public InetSocketAddress bind(String host, int port) {
+  /**
+   * Binds and starts accepting; returns the bound address (with the real port if 0 was asked), or
+   * the in-process address.
+   */
+  public SocketAddress bind(String host, int port) {
     ServerBootstrap bootstrap =
-        Bootstraps.server(transport, acceptor, workers)
+        (inProcessName != null
+                ? InProcess.server(acceptor, workers)
+                : Bootstraps.server(transport, acceptor, workers))
             .childHandler(
-                new ChannelInitializer<SocketChannel>() {
+                new ChannelInitializer<Channel>() {
                   @Override
-                  protected void initChannel(SocketChannel channel) {
+                  protected void initChannel(Channel channel) {
                     ChannelPipeline pipeline = channel.pipeline();
                     ServerConnectionHandler connection =
                         new ServerConnectionHandler(
@@ -93,6 +107,18 @@ public final class ServerTransport {
                         .addLast("connection", connection);
                   }
                 });
+    if (inProcessName != null) {
+      try {
+        listener = bootstrap.bind(InProcess.address(inProcessName)).syncUninterruptibly().channel();
+      } catch (RuntimeException e) {
+        shutdownEventLoops();
+        throw new IllegalStateException(
+            "cannot serve in-process as '" + inProcessName + "': another server of this JVM"
+                + " runs under that name",
+            e);
+      }
+      return listener.localAddress();
+    }
     try {
       listener = bootstrap.bind(host, port).syncUninterruptibly().channel();
     } catch (RuntimeException e) {
@@ -100,11 +126,14 @@ public final class ServerTransport {
       throw new UncheckedIOException(
           new IOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e));
     }
-    return (InetSocketAddress) listener.localAddress();
+    return listener.localAddress();
   }
 
-  /** The transport in use: epoll or NIO, with TLS or not. */
+  /** The transport in use: epoll or NIO, with TLS or not; or in-process. */
   public String transportName() {
+    if (transport == null) {
+      return "in-process";
+    }
     return transport.name().toLowerCase(java.util.Locale.ROOT) + (sslContext != null ? ", TLS" : "");
   }
 

@@ -121,6 +121,11 @@ class DispatchFuzzTest {
     }
 
     @Override
+    public void reset() {
+      outcomes.incrementAndGet();
+    }
+
+    @Override
     public String remoteAddress() {
       return "fuzzer";
     }

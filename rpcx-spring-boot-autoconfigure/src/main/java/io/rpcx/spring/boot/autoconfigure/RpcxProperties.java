@@ -239,6 +239,13 @@ public class RpcxProperties {
     /** The host clients are to use, registered with rpcx.zookeeper. Default an address of this machine. */
     private String advertiseHost;
 
+    /**
+     * Whether to publish the reflection service (rpcx.reflection.v1.Reflection), which lists and
+     * describes the services for `rpcx list/describe/call` and exports their .proto files. Calls to
+     * it pass the server's interceptors (bearer tokens included).
+     */
+    private boolean reflection;
+
     private final ServerSsl ssl = new ServerSsl();
 
     public boolean isEnabled() {
@@ -267,6 +274,14 @@ public class RpcxProperties {
 
     public Integer getWorkerThreads() {
       return workerThreads;
+    }
+
+    public boolean isReflection() {
+      return reflection;
+    }
+
+    public void setReflection(boolean reflection) {
+      this.reflection = reflection;
     }
 
     public void setWorkerThreads(Integer workerThreads) {

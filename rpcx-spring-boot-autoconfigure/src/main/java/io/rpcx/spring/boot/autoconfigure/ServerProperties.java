@@ -50,6 +50,7 @@ final class ServerProperties {
     target.set(
         "shutdown-grace-period", server.getShutdownGracePeriod(), builder::shutdownGracePeriod);
     target.set("advertise-host", server.getAdvertiseHost(), builder::advertise);
+    builder.reflection(server.isReflection());
     TlsConfig tls = SslBundleTls.server(server.getSsl(), sslBundles, target);
     if (tls != null) {
       builder.tls(tls);

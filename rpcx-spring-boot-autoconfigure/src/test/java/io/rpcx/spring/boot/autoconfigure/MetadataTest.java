@@ -52,6 +52,7 @@ class MetadataTest {
             "rpcx.server.shutdown-grace-period",
             "rpcx.server.ssl.client-auth",
             "rpcx.server.bearer-tokens",
+            "rpcx.server.reflection",
             "rpcx.zookeeper.connect-string",
             "rpcx.observations.enabled",
             "rpcx.observations.metrics-only")) {

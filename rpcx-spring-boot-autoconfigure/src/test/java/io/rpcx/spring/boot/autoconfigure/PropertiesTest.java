@@ -11,7 +11,9 @@ import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.LoadBalancing;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.CallTimeoutException;
+import io.rpcx.core.NotFoundException;
 import io.rpcx.core.UnauthenticatedException;
+import io.rpcx.core.reflection.ReflectionService;
 import io.rpcx.server.ServerInterceptor;
 import io.rpcx.spring.boot.RpcxClientBuilderCustomizer;
 import io.rpcx.spring.boot.RpcxServerBuilderCustomizer;
@@ -59,6 +61,25 @@ class PropertiesTest {
           "greeter/greet failed on 127.0.0.1:" + Apps.port(server)
               + ": missing credentials: the call has no 'authorization' metadata",
           refused.getMessage());
+    }
+  }
+
+  @Test
+  void reflectionWhenAskedAndBehindTheBearerTokens() {
+    try (ConfigurableApplicationContext server =
+            Apps.server("rpcx.server.reflection=true", "rpcx.server.bearer-tokens=s3cret");
+        ConfigurableApplicationContext plain = Apps.server();
+        RpcxClient trusted =
+            RpcxClient.builder().target("127.0.0.1", Apps.port(server)).bearerToken("s3cret").build();
+        RpcxClient anonymous = RpcxClient.builder().target("127.0.0.1", Apps.port(server)).build();
+        RpcxClient toPlain = RpcxClient.builder().target("127.0.0.1", Apps.port(plain)).build()) {
+      assertEquals(
+          List.of("greeter", ReflectionService.NAME),
+          trusted.create(ReflectionService.class).listServices());
+      assertThrows(
+          UnauthenticatedException.class,
+          () -> anonymous.create(ReflectionService.class).listServices());
+      assertThrows(NotFoundException.class, () -> toPlain.create(ReflectionService.class).listServices());
     }
   }
 
