@@ -83,13 +83,22 @@ final class ConnectionOptions {
       for (Map.Entry<String, String> entry : metadata.entrySet()) {
         builder.metadata(entry.getKey().toLowerCase(Locale.ROOT), entry.getValue());
       }
-      if (token != null) {
-        builder.bearerToken(token);
-      }
     } catch (IllegalArgumentException e) {
       throw UserError.usage("-H: " + e.getMessage());
     }
-    return builder.build();
+    if (token != null) {
+      try {
+        builder.bearerToken(token);
+      } catch (IllegalArgumentException e) {
+        throw UserError.usage("--token: " + e.getMessage());
+      }
+    }
+    try {
+      return builder.build();
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      // The TLS files are read and checked when the client builds its TLS context.
+      throw UserError.usage("cannot use the TLS files: " + e.getMessage());
+    }
   }
 
   private static Path readable(Path file, String option) {

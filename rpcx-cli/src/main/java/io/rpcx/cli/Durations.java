@@ -41,7 +41,11 @@ final class Durations implements CommandLine.ITypeConverter<Duration> {
           millis = amount.multiply(BigDecimal.valueOf(3_600_000));
           break;
       }
-      duration = Duration.ofNanos(millis.movePointRight(6).longValue());
+      try {
+        duration = Duration.ofNanos(millis.movePointRight(6).longValueExact());
+      } catch (ArithmeticException e) {
+        // past 292 years, or a fraction of a nanosecond: reported below
+      }
     } else {
       try {
         duration = Duration.parse(text.strip());

@@ -36,7 +36,13 @@ final class ProtoCommand implements Runnable {
       List<String> services = service != null ? List.of(service) : new ArrayList<>(remote.services());
       Map<String, String> files = new LinkedHashMap<>();
       for (String name : services) {
-        remote.protoFiles(name).forEach(files::putIfAbsent);
+        for (Map.Entry<String, String> file : remote.protoFiles(name).entrySet()) {
+          String known = files.putIfAbsent(file.getKey(), file.getValue());
+          if (known != null && !known.equals(file.getValue())) {
+            // Two services whose names make one file name: print both, each under its service.
+            files.put(file.getKey() + " (service " + name + ")", file.getValue());
+          }
+        }
       }
       boolean first = true;
       for (Map.Entry<String, String> file : files.entrySet()) {

@@ -86,4 +86,16 @@ class TlsTest {
         new Cli.Run(2, "", "--cert needs --key (the private key of the certificate)\n"),
         Cli.run("list", address, "--cert", client.certificateChain.toString()));
   }
+
+  @Test
+  void aFileThatIsNoCertificateIsAUsageErrorNotACrash(@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory)
+      throws Exception {
+    java.nio.file.Path notPem = java.nio.file.Files.writeString(directory.resolve("ca.pem"), "not a certificate\n");
+    Cli.Run run = Cli.run("list", address, "--cacert", notPem.toString());
+    assertEquals(2, run.exit(), run::toString);
+    assertEquals("", run.out());
+    org.junit.jupiter.api.Assertions.assertTrue(
+        run.err().startsWith("cannot use the TLS files: ") && run.err().indexOf('\n') == run.err().length() - 1,
+        run::toString);
+  }
 }

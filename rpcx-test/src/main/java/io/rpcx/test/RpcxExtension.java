@@ -64,6 +64,9 @@ public final class RpcxExtension
    * cannot be told from a test's leak, so threads are checked when the class is done.
    */
   private static final AtomicInteger PER_CLASS_RUNNING = new AtomicInteger();
+  /** Whether the JVM was told once that buffer leaks go unchecked. */
+  private static final java.util.concurrent.atomic.AtomicBoolean BUFFER_CHECK_WARNED =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
   private final List<Object> services = new ArrayList<>();
@@ -147,8 +150,11 @@ public final class RpcxExtension
   @Override
   public void afterAll(ExtensionContext context) {
     try {
-      stop();
-      PER_CLASS_RUNNING.decrementAndGet();
+      try {
+        stop();
+      } finally {
+        PER_CLASS_RUNNING.decrementAndGet();
+      }
       if (leakCheck) {
         checkLeaks(
             PER_CLASS_RUNNING.get() == 0 ? threadsBeforeAll : null,
@@ -261,6 +267,10 @@ public final class RpcxExtension
           "RPCX threads still running " + when + ", so an RpcxServer or RpcxClient built in the"
               + " test was not closed (close it, or use try-with-resources): "
               + String.join(", ", threads));
+    }
+    String unchecked = BufferLeaks.notCollectedBecause();
+    if (unchecked != null && BUFFER_CHECK_WARNED.compareAndSet(false, true)) {
+      System.err.println("RpcxExtension: buffer leaks are not checked: " + unchecked);
     }
     for (String leak : BufferLeaks.sweep()) {
       problems.add("a Netty buffer leaked " + when + ": " + leak);

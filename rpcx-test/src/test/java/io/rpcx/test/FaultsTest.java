@@ -138,7 +138,7 @@ class FaultsTest {
           assertThrows(UnavailableException.class, () -> remote.greet("3"));
       assertEquals(
           "connection to 127.0.0.1:" + rpcx.port() + " closed while greeter/greet was in flight:"
-              + " the connection was lost",
+              + " the connection to 127.0.0.1:" + rpcx.port() + " failed: Connection reset",
           thrown.getMessage());
       assertFalse(thrown.isSafeToRetry(), "the call ran");
       assertEquals(3, greeter.calls.get());

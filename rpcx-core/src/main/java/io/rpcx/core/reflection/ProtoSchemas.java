@@ -63,7 +63,16 @@ public final class ProtoSchemas {
         throw new IllegalArgumentException(
             type.getName() + " is neither an @RPCXClient interface nor an @RPCXServer class");
       }
-      services.put(model.name(), ServiceExport.of(ServiceDescriptions.describe(model)));
+      ServiceExport export = ServiceExport.of(ServiceDescriptions.describe(model));
+      String file = export.protoFiles().keySet().iterator().next();
+      for (ServiceExport other : services.values()) {
+        if (other.protoFiles().containsKey(file)) {
+          throw new IllegalArgumentException(
+              "services '" + other.description().name() + "' and '" + model.name()
+                  + "' would both be exported as " + file + ": rename one");
+        }
+      }
+      services.put(model.name(), export);
     }
     return new ProtoSchemas(Map.copyOf(services));
   }
@@ -106,7 +115,7 @@ public final class ProtoSchemas {
   public void writeTo(Path directory) throws IOException {
     for (ServiceExport export : services.values()) {
       for (Map.Entry<String, String> file : export.protoFiles().entrySet()) {
-        Path path = directory.resolve(file.getKey());
+        Path path = directory.resolve(file.getKey()).toAbsolutePath();
         Files.createDirectories(path.getParent());
         Files.writeString(path, file.getValue(), StandardCharsets.UTF_8);
       }

@@ -328,6 +328,28 @@ class ProtoSchemasTest {
   }
 
   @Test
+  void namesThatCollideAsProtobufNamesAreMadeUnique() throws Exception {
+    FileDescriptor clashes = ProtoSchemas.of(Clashes.class).fileDescriptor("clashes");
+    Descriptor both = clashes.findMessageTypeByName("BothRequest");
+    Descriptor list = both.findFieldByName("items").getMessageType().findFieldByName("value").getMessageType();
+    Descriptor record = both.findFieldByName("named").getMessageType().findFieldByName("value").getMessageType();
+    assertEquals(
+        List.of("values", "nullPositions"),
+        list.getFields().stream().map(FieldDescriptor::getName).toList());
+    assertEquals(List.of("note"), record.getFields().stream().map(FieldDescriptor::getName).toList());
+    assertTrue(!list.getName().equals(record.getName()), list.getName());
+    Descriptor cased = clashes.findMessageTypeByName("CasedRequest");
+    assertEquals(
+        List.of("FooArgument", "FooArgument_"),
+        cased.getNestedTypes().stream().map(Descriptor::getName).toList());
+    DynamicMessage named =
+        DynamicMessage.parseFrom(
+            both.findFieldByName("named").getMessageType(),
+            CodecTesting.encode(codecs, Clashes.ListOfItemRecord.class, new Clashes.ListOfItemRecord("fragile")));
+    assertEquals("fragile", field((Message) field(named, "value"), "note"));
+  }
+
+  @Test
   void aTypeThatIsNoServiceIsRefusedByName() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProtoSchemas.of(String.class));
     assertEquals("java.lang.String is neither an @RPCXClient interface nor an @RPCXServer class", e.getMessage());

@@ -35,6 +35,9 @@ public final class ProxyFactory {
   private final Map<Class<?>, ServiceCluster> clusters = new ConcurrentHashMap<>();
   /** Raw calls: a cluster per service name, and a client method per signature. */
   private final Map<String, ServiceCluster> rawClusters = new ConcurrentHashMap<>();
+  /** Most raw-call signatures whose method model is kept; further ones are modelled per call. */
+  private static final int MAX_CACHED_RAW_METHODS = 1024;
+
   private final Map<RawSignature, ClientMethod> rawMethods = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
@@ -88,7 +91,11 @@ public final class ProxyFactory {
             call.timeoutMillis(), call.idempotent());
     ClientMethod method = rawMethods.get(signature);
     if (method == null) {
-      method = rawMethods.computeIfAbsent(signature, this::rawMethod);
+      // Bounded: a gateway passing each request's own timeout would otherwise add one per value.
+      method =
+          rawMethods.size() < MAX_CACHED_RAW_METHODS
+              ? rawMethods.computeIfAbsent(signature, this::rawMethod)
+              : rawMethod(signature);
     }
     Object[] arguments = call.arguments().toArray();
     ValueCodec<Object>[] codecs = method.model().parameterCodecs();

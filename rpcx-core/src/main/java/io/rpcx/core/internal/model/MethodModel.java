@@ -69,8 +69,9 @@ public final class MethodModel {
     this.primitiveParameters = new boolean[count];
     this.parameterTypeNames = new byte[count][];
     this.parameterTypeFields = new byte[count][];
+    Class<?>[] javaTypes = javaMethod == null ? null : javaMethod.getParameterTypes();
     for (int i = 0; i < count; i++) {
-      primitiveParameters[i] = javaMethod != null && javaMethod.getParameterTypes()[i].isPrimitive();
+      primitiveParameters[i] = javaTypes != null && javaTypes[i].isPrimitive();
       parameterTypeNames[i] = parameterCodecs[i].typeName().getBytes(StandardCharsets.UTF_8);
       parameterTypeFields[i] = RequestWriter.typeField(parameterCodecs[i].typeName());
     }

@@ -98,10 +98,29 @@ public final class ServiceDescriptions {
       for (Object constant : type.getEnumConstants()) {
         constants.add(((Enum<?>) constant).name());
       }
-      types.put(
-          codec.typeName(),
-          new TypeDescription(
-              codec.typeName(), TypeDescription.Kind.ENUM, type.getName(), List.of(), constants));
+      TypeDescription same = types.get(codec.typeName());
+      if (same != null && !same.javaClass().equals(type.getName())) {
+        // Two enums of one simple name are one type on the wire (a constant's name): describe
+        // it as taking the constants of both, and name both classes.
+        for (String constant : same.constants()) {
+          if (!constants.contains(constant)) {
+            constants.add(constant);
+          }
+        }
+        types.put(
+            codec.typeName(),
+            new TypeDescription(
+                codec.typeName(),
+                TypeDescription.Kind.ENUM,
+                same.javaClass() + ", " + type.getName(),
+                List.of(),
+                constants));
+      } else {
+        types.put(
+            codec.typeName(),
+            new TypeDescription(
+                codec.typeName(), TypeDescription.Kind.ENUM, type.getName(), List.of(), constants));
+      }
     } else if (CodecShapes.isProtobufMessage(codec)) {
       types.put(
           codec.typeName(),

@@ -31,8 +31,13 @@ final class ServiceProtoBuilder {
   private final Map<String, TypeDescription> types = new HashMap<>();
   /** Generated messages by name: POJOs, records, collections and maps. */
   private final Map<String, ProtoMessage> messages = new TreeMap<>();
-  /** The descriptor each generated message name stands for, to catch two that share a name. */
-  private final Map<String, String> descriptorOfName = new HashMap<>();
+  /**
+   * The message name of each RPCX type, unique in the file: {@code list<Item>} and a class named
+   * {@code ListOfItem} would both want {@code ListOfItem}; the second gets {@code ListOfItem_}.
+   */
+  private final Map<String, String> nameOfDescriptor = new HashMap<>();
+  /** Every top-level message name given out. */
+  private final Set<String> taken = new TreeSet<>();
   private final Set<String> imports = new TreeSet<>();
 
   private ServiceProtoBuilder(DescribedService service) {
@@ -73,7 +78,6 @@ final class ServiceProtoBuilder {
       }
     }
     List<ProtoMessage> methodMessages = new ArrayList<>();
-    Set<String> taken = new TreeSet<>(messages.keySet());
     for (MethodDescription method : description.methods()) {
       String base = capitalize(identifier(method.name()));
       methodMessages.add(request(method, unique(base + "Request", taken)));
@@ -97,10 +101,12 @@ final class ServiceProtoBuilder {
     List<ProtoField> fields = new ArrayList<>();
     List<ProtoMessage> arguments = new ArrayList<>();
     String fullName = packageName + "." + name;
-    StringBuilder types = new StringBuilder();
+    Set<String> fieldNames = new TreeSet<>();
+    Set<String> nestedNames = new TreeSet<>();
     for (int i = 0; i < method.parameters().size(); i++) {
       ParameterDescription parameter = method.parameters().get(i);
-      String argument = capitalize(identifier(parameter.name())) + "Argument";
+      String field = unique(identifier(parameter.name()), fieldNames);
+      String argument = unique(capitalize(field) + "Argument", nestedNames);
       arguments.add(
           ProtoMessage.of(
               argument,
@@ -108,12 +114,11 @@ final class ServiceProtoBuilder {
               List.of(ProtoField.of("value", 1, typeOf(parameter.type()), false, note(parameter.type())))));
       fields.add(
           ProtoField.of(
-              identifier(parameter.name()),
+              field,
               i + 1,
               ProtoType.message(fullName + "." + argument, null),
               false,
               "arguments[" + i + "]: Argument{type: \"" + parameter.type() + "\", value: this message}"));
-      types.append(i == 0 ? "" : ", ").append(parameter.type());
     }
     String comment =
         method.signature()
@@ -212,15 +217,11 @@ final class ServiceProtoBuilder {
 
   /** The message named after {@code descriptor}, built by {@code builder} the first time. */
   private ProtoType container(String descriptor, java.util.function.Supplier<ProtoMessage> builder) {
-    String name = messageName(descriptor);
-    String previous = descriptorOfName.putIfAbsent(name, descriptor);
-    if (previous != null && !previous.equals(descriptor)) {
-      throw new IllegalStateException(
-          "cannot export " + service.description().name() + ": types " + previous + " and "
-              + descriptor + " would both be message " + name);
-    }
-    if (previous == null) {
-      // Registered before building, so a type that reaches itself (a tree of nodes) ends here.
+    String name = nameOfDescriptor.get(descriptor);
+    if (name == null) {
+      name = unique(messageName(descriptor), taken);
+      // Named before building, so a type that reaches itself (a tree of nodes) ends here.
+      nameOfDescriptor.put(descriptor, name);
       messages.put(name, builder.get());
     }
     return ProtoType.message(packageName + "." + name, null);
@@ -228,7 +229,7 @@ final class ServiceProtoBuilder {
 
   private ProtoMessage listMessage(String descriptor, String element) {
     return ProtoMessage.of(
-        messageName(descriptor),
+        nameOfDescriptor.get(descriptor),
         "RPCX " + descriptor + ": the non-null elements in order, then the positions of null ones.",
         List.of(
             ProtoField.of("values", 1, typeOf(element), true, note(element)),
@@ -236,7 +237,7 @@ final class ServiceProtoBuilder {
   }
 
   private ProtoMessage mapMessage(String descriptor, String key, String value) {
-    String name = messageName(descriptor);
+    String name = nameOfDescriptor.get(descriptor);
     ProtoType keyType = typeOf(key);
     ProtoType valueType = typeOf(value);
     String comment = "RPCX " + descriptor + ": one entry per mapping; an absent key or value is null.";
@@ -268,11 +269,18 @@ final class ServiceProtoBuilder {
 
   private ProtoMessage pojoMessage(String descriptor, TypeDescription type) {
     List<ProtoField> fields = new ArrayList<>();
+    Set<String> fieldNames = new TreeSet<>();
     for (FieldDescription field : type.fields()) {
-      fields.add(ProtoField.of(identifier(field.name()), field.number(), typeOf(field.type()), false, note(field.type())));
+      fields.add(
+          ProtoField.of(
+              unique(identifier(field.name()), fieldNames),
+              field.number(),
+              typeOf(field.type()),
+              false,
+              note(field.type())));
     }
     return ProtoMessage.of(
-        messageName(descriptor),
+        nameOfDescriptor.get(descriptor),
         "RPCX " + descriptor + ": " + type.javaClass() + " (" + type.kind().name().toLowerCase(java.util.Locale.ROOT) + ")",
         fields);
   }

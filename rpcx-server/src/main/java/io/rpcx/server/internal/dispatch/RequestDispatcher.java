@@ -32,6 +32,8 @@ public final class RequestDispatcher {
   final CallTracker tracker;
   final int maxDepth;
   final List<ServerInterceptor> interceptors;
+  /** The interceptors that are also {@link ReplyFault}s (a test kit's), found once; usually empty. */
+  final ReplyFault[] replyFaults;
   final ExceptionLog exceptionLog;
   private final RefusalListener[] refusalListeners;
   private final LongAdder refusals = new LongAdder();
@@ -54,6 +56,13 @@ public final class RequestDispatcher {
     this.maxMetadataBytes = maxMetadataBytes;
     this.maxDepth = maxDepth;
     this.interceptors = List.copyOf(interceptors);
+    List<ReplyFault> faults = new java.util.ArrayList<>();
+    for (ServerInterceptor interceptor : this.interceptors) {
+      if (interceptor instanceof ReplyFault fault) {
+        faults.add(fault);
+      }
+    }
+    this.replyFaults = faults.toArray(new ReplyFault[0]);
     this.exceptionLog = exceptionLog;
     this.refusalListeners = refusalListeners.toArray(new RefusalListener[0]);
   }

@@ -38,6 +38,7 @@ final class ServerCall implements Runnable, CallInfo {
   private final int maxDepth;
   private final CallTracker tracker;
   private final List<ServerInterceptor> interceptors;
+  private final ReplyFault[] replyFaults;
   private final ExceptionLog exceptionLog;
   private final RequestDispatcher dispatcher;
   private Payload payload;
@@ -60,6 +61,7 @@ final class ServerCall implements Runnable, CallInfo {
     this.maxDepth = server.maxDepth;
     this.tracker = server.tracker;
     this.interceptors = server.interceptors;
+    this.replyFaults = server.replyFaults;
     this.exceptionLog = server.exceptionLog;
     this.dispatcher = server;
   }
@@ -204,7 +206,7 @@ final class ServerCall implements Runnable, CallInfo {
 
   private void complete(Object result, Throwable failure) {
     try {
-      ReplyFault.Action fault = replyFault();
+      ReplyFault.Action fault = replyFaults.length == 0 ? ReplyFault.Action.SEND : replyFault();
       if (fault == ReplyFault.Action.DROP) {
         logger.debug("Reply to {} dropped by a fault injected for a test", method.model().displayName());
       } else if (fault == ReplyFault.Action.RESET) {
@@ -226,12 +228,21 @@ final class ServerCall implements Runnable, CallInfo {
 
   /** What the interceptors that inject faults ({@link ReplyFault}) make of the reply. */
   private ReplyFault.Action replyFault() {
-    for (ServerInterceptor interceptor : interceptors) {
-      if (interceptor instanceof ReplyFault fault) {
-        ReplyFault.Action action = fault.beforeReply(this);
-        if (action != ReplyFault.Action.SEND) {
-          return action;
-        }
+    for (ReplyFault fault : replyFaults) {
+      ReplyFault.Action action;
+      try {
+        action = fault.beforeReply(this);
+      } catch (RuntimeException e) {
+        // A broken fault must not leave the caller waiting for its timeout: reply as usual.
+        logger.warn(
+            "Fault {} failed for {}; replying as usual",
+            fault.getClass().getName(),
+            method.model().displayName(),
+            e);
+        action = ReplyFault.Action.SEND;
+      }
+      if (action != ReplyFault.Action.SEND) {
+        return action;
       }
     }
     return ReplyFault.Action.SEND;

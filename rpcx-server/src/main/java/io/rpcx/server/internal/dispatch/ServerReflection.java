@@ -1,6 +1,7 @@
 package io.rpcx.server.internal.dispatch;
 
 import io.rpcx.core.internal.model.ServiceModel;
+import io.rpcx.core.internal.reflection.DescribedService;
 import io.rpcx.core.internal.reflection.ServiceDescriptions;
 import io.rpcx.core.internal.reflection.ServiceExport;
 import io.rpcx.core.reflection.ReflectionService;
@@ -18,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ServerReflection implements ReflectionService {
   private final List<ServiceModel> models;
+  private final Map<String, DescribedService> descriptions = new ConcurrentHashMap<>();
   private final Map<String, ServiceExport> exports = new ConcurrentHashMap<>();
 
   /** @param models every published service, this one included; read only once the server is built */
@@ -37,7 +39,8 @@ final class ServerReflection implements ReflectionService {
 
   @Override
   public Optional<ServiceDescription> describe(String service) {
-    return export(service).map(ServiceExport::description);
+    // Described without exporting: what the codecs say needs no protobuf naming to hold.
+    return described(service).map(DescribedService::description);
   }
 
   @Override
@@ -50,13 +53,16 @@ final class ServerReflection implements ReflectionService {
     return export(service).map(export -> export.fileDescriptorSet().toByteArray()).orElse(new byte[0]);
   }
 
-  private Optional<ServiceExport> export(String service) {
+  private Optional<DescribedService> described(String service) {
     for (ServiceModel model : models) {
       if (model.name().equals(service)) {
-        return Optional.of(
-            exports.computeIfAbsent(service, name -> ServiceExport.of(ServiceDescriptions.describe(model))));
+        return Optional.of(descriptions.computeIfAbsent(service, name -> ServiceDescriptions.describe(model)));
       }
     }
     return Optional.empty();
+  }
+
+  private Optional<ServiceExport> export(String service) {
+    return described(service).map(described -> exports.computeIfAbsent(service, name -> ServiceExport.of(described)));
   }
 }

@@ -39,13 +39,31 @@ public final class BufferLeaks {
   }
 
   /**
+   * Why leaks would go unnoticed in this JVM, or {@code null} when they are collected: the
+   * detector cannot be reached, or Netty reports leaks only while ERROR logging is on for its
+   * detector, and a test logging configuration turned it off.
+   */
+  public static String notCollectedBecause() {
+    if (!listening) {
+      return "Netty's buffer leak detector cannot be reached (is io.netty.buffer opened to"
+          + " io.rpcx.test?)";
+    }
+    if (!io.netty.util.internal.logging.InternalLoggerFactory.getInstance(ResourceLeakDetector.class)
+        .isErrorEnabled()) {
+      return "ERROR logging is off for io.netty.util.ResourceLeakDetector, and Netty reports leaks"
+          + " only while it is on";
+    }
+    return null;
+  }
+
+  /**
    * Runs the garbage collector and makes Netty look for unreleased buffers it found; returns the
    * leaks reported since the last call, each with Netty's record of where the buffer was used.
    */
   public static List<String> sweep() {
     ByteBufAllocator probe = new UnpooledByteBufAllocator(true);
     for (int round = 0; round < 3; round++) {
-      System.gc();
+      collectAndAwaitReferenceProcessing();
       // Netty looks at the buffers the collector found when it tracks a new one.
       ByteBuf buffer = probe.directBuffer(1);
       buffer.release();
@@ -55,6 +73,24 @@ public final class BufferLeaks {
       leaks.clear();
       return found;
     }
+  }
+
+  /**
+   * Runs the collector and waits until it has handed the references it cleared to their queues:
+   * the JVM enqueues them on a thread of its own, after {@code System.gc()} returns, so a buffer's
+   * leak may not be visible yet when it does. A sentinel cleared in the same collection marks when
+   * they are (at most a second).
+   */
+  private static void collectAndAwaitReferenceProcessing() {
+    java.lang.ref.ReferenceQueue<Object> queue = new java.lang.ref.ReferenceQueue<>();
+    java.lang.ref.WeakReference<Object> sentinel = new java.lang.ref.WeakReference<>(new Object(), queue);
+    System.gc();
+    try {
+      queue.remove(1_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    java.lang.ref.Reference.reachabilityFence(sentinel);
   }
 
   private static boolean listen() {
