@@ -106,6 +106,34 @@ class MalformedInputTest {
     }
   }
 
+  /** A client sends no stream's messages nor its end: only client and bidirectional streams will. */
+  @Test
+  void streamFramesInTheServersDirectionSentToAServer() throws Exception {
+    for (byte type : new byte[] {FrameType.STREAM_MESSAGE, FrameType.STREAM_END}) {
+      try (RawConnection raw = new RawConnection(rpcx.port()).handshake()) {
+        raw.sendFrame(type, new byte[] {8, 1});
+        RawConnection.Frame goAway = raw.readFrame();
+        assertEquals(FrameType.GOAWAY, goAway.type);
+        assertEquals(StatusCode.BAD_REQUEST, GoAway.parseFrom(goAway.payload).getCode());
+        assertEquals(
+            "unexpected frame " + FrameType.name(type) + " from a client",
+            GoAway.parseFrom(goAway.payload).getMessage());
+        assertTrue(raw.closedByServer());
+      }
+    }
+  }
+
+  /** Credit and cancel for a stream that is not open (it ended meanwhile) are dropped. */
+  @Test
+  void creditAndCancelForNoOpenStreamAreIgnored() throws Exception {
+    try (RawConnection raw = new RawConnection(rpcx.port()).handshake()) {
+      raw.sendFrame(FrameType.STREAM_CREDIT, new byte[] {8, 9, 16, 1});
+      raw.sendFrame(FrameType.STREAM_CANCEL, new byte[] {8, 9});
+      raw.sendFrame(FrameType.PING, new byte[8]);
+      assertEquals(FrameType.PONG, raw.readFrame().type);
+    }
+  }
+
   @Test
   void aReplyFrameSentToAServer() throws Exception {
     assertClosedAfter(raw -> send(raw, concat(header(4, FrameType.REPLY), new byte[] {8, 1})));
@@ -276,6 +304,35 @@ class MalformedInputTest {
               + ": field 1 holds wire type VARINT but string needs LEN",
           e.getMessage());
       assertEquals("good", echo.echo("good"));
+    }
+  }
+
+  @Test
+  void aStreamCancelFromAServerOrAStreamMessageForAUnaryCallClosesThatConnection()
+      throws Exception {
+    try (FakeServer server =
+            new FakeServer((id, argument, out) -> FakeServer.frame(out, FrameType.STREAM_CANCEL, new byte[] {8, 1}));
+        RpcxClient client =
+            RpcxClient.builder().target("127.0.0.1", server.port()).defaultTimeout(Duration.ofSeconds(5)).build()) {
+      InternalErrorException e =
+          assertThrows(InternalErrorException.class, () -> client.create(EchoService.class).echo("x"));
+      assertEquals(
+          "connection to 127.0.0.1:" + server.port() + " closed while echo/echo was in flight: the"
+              + " server at 127.0.0.1:" + server.port() + " sent an unexpected frame STREAM_CANCEL",
+          e.getMessage());
+    }
+    try (FakeServer server =
+            new FakeServer(
+                (id, argument, out) -> FakeServer.frame(out, FrameType.STREAM_MESSAGE, FakeServer.reply(id, argument)));
+        RpcxClient client =
+            RpcxClient.builder().target("127.0.0.1", server.port()).defaultTimeout(Duration.ofSeconds(5)).build()) {
+      InternalErrorException e =
+          assertThrows(InternalErrorException.class, () -> client.create(EchoService.class).echo("x"));
+      assertEquals(
+          "connection to 127.0.0.1:" + server.port() + " closed while echo/echo was in flight: the"
+              + " server at 127.0.0.1:" + server.port() + " sent STREAM_MESSAGE for echo/echo, which"
+              + " is not a stream",
+          e.getMessage());
     }
   }
 
