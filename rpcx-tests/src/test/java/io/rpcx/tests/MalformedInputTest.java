@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.StringValue;
+import io.rpcx.annotation.RPCXClient;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.InternalErrorException;
 import io.rpcx.core.RpcxException;
@@ -25,6 +26,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -333,6 +336,57 @@ class MalformedInputTest {
               + " server at 127.0.0.1:" + server.port() + " sent STREAM_MESSAGE for echo/echo, which"
               + " is not a stream",
           e.getMessage());
+    }
+  }
+
+  @RPCXClient(name = "echo")
+  interface EchoStream {
+    Flow.Publisher<String> echo(String text);
+  }
+
+  /** docs/PROTOCOL.md, 5.3: a message beyond the window fails the stream INTERNAL and cancels it. */
+  @Test
+  void aServerSendingBeyondTheWindowFailsOnlyThatStream() throws Exception {
+    try (FakeServer server =
+            new FakeServer(
+                (id, argument, out) -> {
+                  if (argument.equals("flood")) {
+                    for (int i = 0; i < 3; i++) {
+                      FakeServer.frame(out, FrameType.STREAM_MESSAGE, FakeServer.reply(id, argument + i));
+                    }
+                  } else {
+                    FakeServer.frame(out, FrameType.REPLY, FakeServer.reply(id, argument));
+                  }
+                });
+        RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build()) {
+      CompletableFuture<Throwable> ended = new CompletableFuture<>();
+      client.create(EchoStream.class).echo("flood").subscribe(
+          new Flow.Subscriber<String>() {
+            @Override
+            public void onSubscribe(Flow.Subscription subscription) {
+              subscription.request(2);
+            }
+
+            @Override
+            public void onNext(String item) {}
+
+            @Override
+            public void onError(Throwable failure) {
+              ended.complete(failure);
+            }
+
+            @Override
+            public void onComplete() {
+              ended.complete(null);
+            }
+          });
+      Throwable failure = ended.get(10, TimeUnit.SECONDS);
+      assertInstanceOf(InternalErrorException.class, failure);
+      assertEquals(
+          "the server at 127.0.0.1:" + server.port() + " sent 3 messages on a window of 2 on the"
+              + " stream of echo/echo",
+          failure.getMessage());
+      assertEquals("still here", client.create(EchoService.class).echo("still here"));
     }
   }
 

@@ -535,6 +535,7 @@ class ServerStreamTest {
                               (value, failure) ->
                                   serverEvents.add(
                                       "end " + call.method() + " after " + service.held.emitted.get()
+                                          + "/" + call.streamMessages()
                                           + (failure == null ? "" : " " + failure.getClass().getSimpleName())));
                     }),
             client ->
@@ -547,7 +548,9 @@ class ServerStreamTest {
 
                       @Override
                       public void onEnd(ClientCall call, CallResult result) {
-                        clientEvents.add("end " + call.method() + " " + result.status());
+                        clientEvents.add(
+                            "end " + call.method() + " " + result.status() + " after "
+                                + call.streamMessages());
                       }
                     }))) {
       Recorder<Long> completed = new Recorder<>(3);
@@ -561,8 +564,8 @@ class ServerStreamTest {
       while (serverEvents.size() < 2 || clientEvents.size() < 2) {
         Thread.onSpinWait();
       }
-      assertEquals(List.of("start held", "end held after 2"), serverEvents);
-      assertEquals(List.of("start held", "end held OK"), clientEvents);
+      assertEquals(List.of("start held", "end held after 2/2"), serverEvents);
+      assertEquals(List.of("start held", "end held OK after 2"), clientEvents);
 
       Recorder<String> cancelled = new Recorder<>(Long.MAX_VALUE);
       pair.feed().failing(5, false).subscribe(cancelled);
@@ -571,7 +574,7 @@ class ServerStreamTest {
       while (clientEvents.size() < 4) {
         Thread.onSpinWait();
       }
-      assertEquals("end failing " + StatusCode.REMOTE_FAILURE, clientEvents.get(3));
+      assertEquals("end failing " + StatusCode.REMOTE_FAILURE + " after 5", clientEvents.get(3));
     }
   }
 }

@@ -68,8 +68,8 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
   private long delivered;
   private boolean requestSent;
   private boolean done;
-  // The event loop's own.
-  private long received;
+  /** Messages received; written by the event loop only, read by interceptors. */
+  private volatile long received;
 
   StreamCall(ClientMethod method, Invocation invocation, Flow.Subscriber<? super Object> subscriber) {
     super(method, invocation, 1, null);
@@ -92,6 +92,11 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
   @Override
   public boolean needsTimer() {
     return hasDeadline;
+  }
+
+  @Override
+  public long streamMessages() {
+    return received;
   }
 
   @Override

@@ -374,6 +374,11 @@ final class ServerCall implements Runnable, CallInfo {
     return context;
   }
 
+  @Override
+  public long streamMessages() {
+    return stream == null ? 0 : stream.sent();
+  }
+
   /** An exception thrown by the implementation, as opposed to a refusal by RPCX or an interceptor. */
   static final class ImplementationFailure extends RuntimeException {
     private static final long serialVersionUID = 1L;

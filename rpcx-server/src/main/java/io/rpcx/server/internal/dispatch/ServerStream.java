@@ -51,8 +51,8 @@ public final class ServerStream implements Flow.Subscriber<Object> {
   private volatile boolean started;
   /** Elements requested from the publisher so far; under pumpLock. */
   private long requested;
-  /** Elements sent; under this stream's monitor. */
-  private long sent;
+  /** Elements sent; written under this stream's monitor. */
+  private volatile long sent;
   private volatile Future<?> deadline;
   /**
    * The stream's end was sent, or must not be (the client is gone); under this stream's monitor,
@@ -86,6 +86,11 @@ public final class ServerStream implements Flow.Subscriber<Object> {
   /** Whether the implementation's publisher was obtained: from then on the stream ends with STREAM_END. */
   boolean started() {
     return started;
+  }
+
+  /** The messages sent so far. */
+  long sent() {
+    return sent;
   }
 
   /** Whether the stream has ended (or been cancelled). */
