@@ -127,7 +127,10 @@ class ServerStreamTest {
       if (terminals.get() != 0) {
         broken.set(true);
       }
-      items.add(item);
+      synchronized (items) {
+        items.add(item);
+        items.notifyAll();
+      }
       next(item);
       inSignal.set(false);
     }
@@ -154,6 +157,18 @@ class ServerStreamTest {
     private void enter() {
       if (!inSignal.compareAndSet(false, true)) {
         broken.set(true);
+      }
+    }
+
+    /** Waits until {@code count} elements have come. */
+    void awaitItems(int count) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+      synchronized (items) {
+        while (items.size() < count) {
+          long left = deadline - System.nanoTime();
+          assertTrue(left > 0, "only " + items.size() + " of " + count + " elements came");
+          TimeUnit.NANOSECONDS.timedWait(items, left);
+        }
       }
     }
 
@@ -277,9 +292,7 @@ class ServerStreamTest {
       pair.feed().counting().subscribe(three);
       assertTrue(service.counting.subscribed.await(WAIT, TimeUnit.SECONDS));
       // The server asked its publisher for the initial credit only.
-      while (three.items.size() < 3) {
-        Thread.onSpinWait();
-      }
+      three.awaitItems(3);
       assertEquals(List.of(0L, 1L, 2L), three.items);
       assertEquals(3, service.counting.emitted.get());
       three.subscription.cancel();
@@ -297,9 +310,7 @@ class ServerStreamTest {
       pair.feed().held().subscribe(recorder);
       assertTrue(service.held.subscribed.await(WAIT, TimeUnit.SECONDS));
       service.held.push(42);
-      while (recorder.items.isEmpty()) {
-        Thread.onSpinWait();
-      }
+      recorder.awaitItems(1);
       recorder.subscription.cancel();
       recorder.subscription.cancel(); // idempotent
       assertTrue(service.held.cancelled.await(WAIT, TimeUnit.SECONDS), "the publisher was cancelled");
@@ -522,6 +533,7 @@ class ServerStreamTest {
     FeedService.Impl service = new FeedService.Impl();
     List<String> serverEvents = new CopyOnWriteArrayList<>();
     List<String> clientEvents = new CopyOnWriteArrayList<>();
+    java.util.concurrent.Semaphore ends = new java.util.concurrent.Semaphore(0);
     try (Pair pair =
         new Pair(
             transport,
@@ -536,7 +548,8 @@ class ServerStreamTest {
                                   serverEvents.add(
                                       "end " + call.method() + " after " + service.held.emitted.get()
                                           + "/" + call.streamMessages()
-                                          + (failure == null ? "" : " " + failure.getClass().getSimpleName())));
+                                          + (failure == null ? "" : " " + failure.getClass().getSimpleName())))
+                          .whenComplete((value, failure) -> ends.release());
                     }),
             client ->
                 client.intercept(
@@ -551,6 +564,7 @@ class ServerStreamTest {
                         clientEvents.add(
                             "end " + call.method() + " " + result.status() + " after "
                                 + call.streamMessages());
+                        ends.release();
                       }
                     }))) {
       Recorder<Long> completed = new Recorder<>(3);
@@ -561,9 +575,7 @@ class ServerStreamTest {
       service.held.push(2);
       service.held.complete();
       completed.awaitCompletion();
-      while (serverEvents.size() < 2 || clientEvents.size() < 2) {
-        Thread.onSpinWait();
-      }
+      assertTrue(ends.tryAcquire(2, WAIT, TimeUnit.SECONDS), "both sides saw the end");
       assertEquals(List.of("start held", "end held after 2/2"), serverEvents);
       assertEquals(List.of("start held", "end held OK after 2"), clientEvents);
 
@@ -571,9 +583,7 @@ class ServerStreamTest {
       pair.feed().failing(5, false).subscribe(cancelled);
       RemoteFailureException failed = assertInstanceOf(RemoteFailureException.class, cancelled.failure());
       assertEquals("java.lang.IllegalStateException", failed.remoteClassName());
-      while (clientEvents.size() < 4) {
-        Thread.onSpinWait();
-      }
+      assertTrue(ends.tryAcquire(2, WAIT, TimeUnit.SECONDS), "both sides saw the end");
       assertEquals("end failing " + StatusCode.REMOTE_FAILURE + " after 5", clientEvents.get(3));
     }
   }
