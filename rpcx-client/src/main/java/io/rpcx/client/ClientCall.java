@@ -52,6 +52,14 @@ public interface ClientCall {
   /** The context the call was made in: the call being served, or {@link RpcxContext#ROOT}. */
   RpcxContext context();
 
+  /**
+   * The messages received so far on a server stream (a method returning {@code Flow.Publisher} or
+   * {@code Stream}; docs/STREAMING.md), all of them once it has ended; 0 for any other call.
+   */
+  default long streamMessages() {
+    return 0;
+  }
+
   /** Keeps {@code value} with this attempt, for {@link ClientInterceptor#onEnd} to find. */
   <T> void attach(RpcxContext.Key<T> key, T value);
 

@@ -12,6 +12,9 @@ import io.rpcx.core.internal.protocol.proto.Argument;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
 import io.rpcx.core.internal.protocol.proto.RPCXRequest;
 import io.rpcx.core.internal.protocol.proto.StatusCode;
+import io.rpcx.core.internal.protocol.proto.StreamCredit;
+import io.rpcx.core.internal.protocol.proto.StreamEnd;
+import io.rpcx.core.internal.protocol.proto.StreamMessage;
 import io.rpcx.core.reflection.ReflectionService;
 import io.rpcx.server.RpcxServer;
 import java.io.DataInputStream;
@@ -39,6 +42,9 @@ class ExportedSchemaTest {
   private static final int REQUEST = 0x01;
   private static final int REPLY = 0x02;
   private static final int SCHEMA = 0x06;
+  private static final int STREAM_MESSAGE = 0x07;
+  private static final int STREAM_CREDIT = 0x08;
+  private static final int STREAM_END = 0x09;
 
   private RpcxServer server;
 
@@ -111,6 +117,37 @@ class ExportedSchemaTest {
     }
   }
 
+  /** docs/PROTOCOL.md, 5.6: a server stream paced by the client's credit, with protoc's classes. */
+  @Test
+  void aServerStreamComesAsCreditAllowsThenEnds() throws IOException {
+    Orders.StreamOrdersRequest.CountArgument argument =
+        Orders.StreamOrdersRequest.CountArgument.newBuilder().setValue(3).build();
+    try (RawConnection connection = new RawConnection(server.port())) {
+      connection.send(
+          REQUEST,
+          RPCXRequest.newBuilder()
+              .setRequestId(1)
+              .setService("orders")
+              .setMethod("streamOrders")
+              .addArguments(Argument.newBuilder().setType("int32").setValue(argument.toByteString()))
+              .setInitialCredit(2)
+              .build()
+              .toByteArray());
+      for (int i = 0; i < 2; i++) {
+        StreamMessage message = StreamMessage.parseFrom(connection.next(STREAM_MESSAGE));
+        assertEquals(1, message.getStreamId());
+        assertEquals(1_000_000_000L + i, Orders.StreamOrdersReply.parseFrom(message.getValue()).getValue().getOrderId());
+      }
+      // The window is used up: the third order comes only after more credit.
+      connection.send(STREAM_CREDIT, StreamCredit.newBuilder().setStreamId(1).setMessages(1).build().toByteArray());
+      StreamMessage third = StreamMessage.parseFrom(connection.next(STREAM_MESSAGE));
+      assertEquals(1_000_000_002L, Orders.StreamOrdersReply.parseFrom(third.getValue()).getValue().getOrderId());
+      StreamEnd end = StreamEnd.parseFrom(connection.next(STREAM_END));
+      assertEquals(1, end.getStreamId());
+      assertFalse(end.hasError());
+    }
+  }
+
   @Test
   void theServersReflectionGivesTheFilesTheBuildExported() throws IOException {
     try (RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build()) {
@@ -149,6 +186,29 @@ class ExportedSchemaTest {
       byte[] preface = new byte[8];
       in.readFully(preface);
       assertArrayEquals(new byte[] {'R', 'P', 'C', 'X', 0, 1, 0, 0}, preface);
+    }
+
+    void send(int type, byte[] payload) throws IOException {
+      out.writeInt(payload.length + 2);
+      out.writeByte(type);
+      out.writeByte(0);
+      out.write(payload);
+      out.flush();
+    }
+
+    /** The payload of the next frame of {@code type}, skipping SCHEMA frames. */
+    byte[] next(int type) throws IOException {
+      while (true) {
+        int length = in.readInt();
+        int actual = in.readUnsignedByte();
+        in.readUnsignedByte();
+        byte[] body = new byte[length - 2];
+        in.readFully(body);
+        if (actual == type) {
+          return body;
+        }
+        assertEquals(SCHEMA, actual, "unexpected frame type");
+      }
     }
 
     RPCXReply call(String service, String method, Argument.Builder... arguments) throws IOException {

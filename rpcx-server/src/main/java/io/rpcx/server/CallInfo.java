@@ -39,4 +39,12 @@ public interface CallInfo {
    * scope = call.context().with(KEY, value).attach()) { return next.proceed(); }}.
    */
   RpcxContext context();
+
+  /**
+   * The messages sent so far on a server stream (a method returning {@code Flow.Publisher} or
+   * {@code Stream}; docs/STREAMING.md), all of them once it has ended; 0 for any other call.
+   */
+  default long streamMessages() {
+    return 0;
+  }
 }

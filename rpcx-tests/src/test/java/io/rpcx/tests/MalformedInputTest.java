@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.StringValue;
+import io.rpcx.annotation.RPCXClient;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.InternalErrorException;
 import io.rpcx.core.RpcxException;
@@ -25,6 +26,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -103,6 +106,34 @@ class MalformedInputTest {
           "unexpected frame unknown type 0x7f from a client",
           GoAway.parseFrom(goAway.payload).getMessage());
       assertTrue(raw.closedByServer());
+    }
+  }
+
+  /** A client sends no stream's messages nor its end: only client and bidirectional streams will. */
+  @Test
+  void streamFramesInTheServersDirectionSentToAServer() throws Exception {
+    for (byte type : new byte[] {FrameType.STREAM_MESSAGE, FrameType.STREAM_END}) {
+      try (RawConnection raw = new RawConnection(rpcx.port()).handshake()) {
+        raw.sendFrame(type, new byte[] {8, 1});
+        RawConnection.Frame goAway = raw.readFrame();
+        assertEquals(FrameType.GOAWAY, goAway.type);
+        assertEquals(StatusCode.BAD_REQUEST, GoAway.parseFrom(goAway.payload).getCode());
+        assertEquals(
+            "unexpected frame " + FrameType.name(type) + " from a client",
+            GoAway.parseFrom(goAway.payload).getMessage());
+        assertTrue(raw.closedByServer());
+      }
+    }
+  }
+
+  /** Credit and cancel for a stream that is not open (it ended meanwhile) are dropped. */
+  @Test
+  void creditAndCancelForNoOpenStreamAreIgnored() throws Exception {
+    try (RawConnection raw = new RawConnection(rpcx.port()).handshake()) {
+      raw.sendFrame(FrameType.STREAM_CREDIT, new byte[] {8, 9, 16, 1});
+      raw.sendFrame(FrameType.STREAM_CANCEL, new byte[] {8, 9});
+      raw.sendFrame(FrameType.PING, new byte[8]);
+      assertEquals(FrameType.PONG, raw.readFrame().type);
     }
   }
 
@@ -276,6 +307,86 @@ class MalformedInputTest {
               + ": field 1 holds wire type VARINT but string needs LEN",
           e.getMessage());
       assertEquals("good", echo.echo("good"));
+    }
+  }
+
+  @Test
+  void aStreamCancelFromAServerOrAStreamMessageForAUnaryCallClosesThatConnection()
+      throws Exception {
+    try (FakeServer server =
+            new FakeServer((id, argument, out) -> FakeServer.frame(out, FrameType.STREAM_CANCEL, new byte[] {8, 1}));
+        RpcxClient client =
+            RpcxClient.builder().target("127.0.0.1", server.port()).defaultTimeout(Duration.ofSeconds(5)).build()) {
+      InternalErrorException e =
+          assertThrows(InternalErrorException.class, () -> client.create(EchoService.class).echo("x"));
+      assertEquals(
+          "connection to 127.0.0.1:" + server.port() + " closed while echo/echo was in flight: the"
+              + " server at 127.0.0.1:" + server.port() + " sent an unexpected frame STREAM_CANCEL",
+          e.getMessage());
+    }
+    try (FakeServer server =
+            new FakeServer(
+                (id, argument, out) -> FakeServer.frame(out, FrameType.STREAM_MESSAGE, FakeServer.reply(id, argument)));
+        RpcxClient client =
+            RpcxClient.builder().target("127.0.0.1", server.port()).defaultTimeout(Duration.ofSeconds(5)).build()) {
+      InternalErrorException e =
+          assertThrows(InternalErrorException.class, () -> client.create(EchoService.class).echo("x"));
+      assertEquals(
+          "connection to 127.0.0.1:" + server.port() + " closed while echo/echo was in flight: the"
+              + " server at 127.0.0.1:" + server.port() + " sent STREAM_MESSAGE for echo/echo, which"
+              + " is not a stream",
+          e.getMessage());
+    }
+  }
+
+  @RPCXClient(name = "echo")
+  interface EchoStream {
+    Flow.Publisher<String> echo(String text);
+  }
+
+  /** docs/PROTOCOL.md, 5.3: a message beyond the window fails the stream INTERNAL and cancels it. */
+  @Test
+  void aServerSendingBeyondTheWindowFailsOnlyThatStream() throws Exception {
+    try (FakeServer server =
+            new FakeServer(
+                (id, argument, out) -> {
+                  if (argument.equals("flood")) {
+                    for (int i = 0; i < 3; i++) {
+                      FakeServer.frame(out, FrameType.STREAM_MESSAGE, FakeServer.reply(id, argument + i));
+                    }
+                  } else {
+                    FakeServer.frame(out, FrameType.REPLY, FakeServer.reply(id, argument));
+                  }
+                });
+        RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build()) {
+      CompletableFuture<Throwable> ended = new CompletableFuture<>();
+      client.create(EchoStream.class).echo("flood").subscribe(
+          new Flow.Subscriber<String>() {
+            @Override
+            public void onSubscribe(Flow.Subscription subscription) {
+              subscription.request(2);
+            }
+
+            @Override
+            public void onNext(String item) {}
+
+            @Override
+            public void onError(Throwable failure) {
+              ended.complete(failure);
+            }
+
+            @Override
+            public void onComplete() {
+              ended.complete(null);
+            }
+          });
+      Throwable failure = ended.get(10, TimeUnit.SECONDS);
+      assertInstanceOf(InternalErrorException.class, failure);
+      assertEquals(
+          "the server at 127.0.0.1:" + server.port() + " sent 3 messages on a window of 2 on the"
+              + " stream of echo/echo",
+          failure.getMessage());
+      assertEquals("still here", client.create(EchoService.class).echo("still here"));
     }
   }
 

@@ -10,7 +10,8 @@ import java.util.List;
  * @param javaName the name of the Java method
  * @param parameters the parameters, in the order of the request's arguments
  * @param resultType the descriptor of the result, {@code void} when the method returns nothing (a
- *     {@code CompletableFuture}'s value type for an asynchronous method)
+ *     {@code CompletableFuture}'s value type for an asynchronous method; {@code stream<T>} for a
+ *     server stream, a method returning {@code Flow.Publisher<T>} or {@code Stream<T>})
  * @param asynchronous whether the Java method returns a {@code CompletableFuture}
  * @param declaredExceptions class names of the checked exceptions the method declares
  * @param idempotent whether the method is {@code @Idempotent} (a client may retry it)

@@ -327,6 +327,36 @@ class ProtoSchemasTest {
         schemas.protoFiles("shop.v1.Catalog").get("shop/v1/Catalog.proto").contains("import \"google/protobuf/struct.proto\";\n"));
   }
 
+  /** A server stream: each STREAM_MESSAGE carries an element as a reply carries a result. */
+  @io.rpcx.annotation.RPCXClient(name = "shop.v1.Feed")
+  interface Feed {
+    java.util.concurrent.Flow.Publisher<ItemRecord> watch(String query);
+  }
+
+  @Test
+  void aServerStreamIsDescribedAsStreamOfTAndItsReplyMessageCarriesOneElement() throws Exception {
+    ProtoSchemas feed = ProtoSchemas.of(Feed.class);
+    MethodDescription watch = feed.describe("shop.v1.Feed").method("watch");
+    assertEquals("stream<ItemRecord>", watch.resultType());
+    assertEquals(0, watch.timeoutMillis());
+    String proto = feed.protoFiles("shop.v1.Feed").get("shop/v1/Feed.proto");
+    assertTrue(
+        proto.contains(
+            "// StreamMessage.value of shop.v1.Feed/watch, a server stream (stream<ItemRecord>):\n"
+                + "// the server answers with STREAM_MESSAGE frames, each carrying one element in"
+                + " field 1\n"
+                + "// (absent when it is null), then STREAM_END (docs/PROTOCOL.md, section 5).\n"
+                + "message WatchReply {\n"
+                + "  ItemRecord value = 1;\n"
+                + "}\n"),
+        proto);
+    byte[] element = CodecTesting.encode(codecs, ItemRecord.class, new ItemRecord("pen", 3, Color.BLUE));
+    DynamicMessage message =
+        DynamicMessage.parseFrom(feed.fileDescriptor("shop.v1.Feed").findMessageTypeByName("WatchReply"), element);
+    assertNoUnknownFields(message);
+    assertItem((Message) field(message, "value"), "pen", 3, "BLUE");
+  }
+
   @Test
   void namesThatCollideAsProtobufNamesAreMadeUnique() throws Exception {
     FileDescriptor clashes = ProtoSchemas.of(Clashes.class).fileDescriptor("clashes");

@@ -3,6 +3,7 @@ package io.rpcx.examples.api;
 import io.rpcx.annotation.Method;
 import io.rpcx.annotation.RPCXClient;
 import java.util.List;
+import java.util.concurrent.Flow;
 
 /**
  * The order service of the Dubbo benchmark article (seed 004). The server returns what it is
@@ -20,4 +21,10 @@ public interface OrderService {
   /** Published as "findOrder": the Java and published names may differ. */
   @Method("findOrder")
   OrderInfo find(long orderId) throws OrderNotFoundException;
+
+  /**
+   * A server stream: {@code count} sample orders, sent as the subscriber requests them
+   * (docs/STREAMING.md). The interface's timeout does not apply to a stream; this one has none.
+   */
+  Flow.Publisher<OrderInfo> streamOrders(int count);
 }

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -154,6 +156,9 @@ public final class ExampleClient {
       }
     }, "no order -1"::equals);
 
+    check("orders.streamOrders(1000), 100 requested at a time", () -> streamed(orders, 1000),
+        count -> count == 1000);
+
     Message created = check("messages.create(\"first\")", () -> messages.create("first"),
         message -> message.text().equals("first") && message.id() > 0);
     long id = created == null ? -1 : created.id();
@@ -170,6 +175,40 @@ public final class ExampleClient {
     check("infos.request(7, true)", () -> infos.request(7, true).getPhoto().length,
         length -> length == 1024 * 1024);
     return failures;
+  }
+
+  /** Subscribes to a server stream, requesting 100 orders at a time; the number received. */
+  private static Integer streamed(OrderService orders, int count) throws Exception {
+    CompletableFuture<Integer> done = new CompletableFuture<>();
+    orders.streamOrders(count).subscribe(
+        new Flow.Subscriber<OrderInfo>() {
+          private Flow.Subscription subscription;
+          private int received;
+
+          @Override
+          public void onSubscribe(Flow.Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(100);
+          }
+
+          @Override
+          public void onNext(OrderInfo order) {
+            if (++received % 100 == 0) {
+              subscription.request(100);
+            }
+          }
+
+          @Override
+          public void onError(Throwable failure) {
+            done.completeExceptionally(failure);
+          }
+
+          @Override
+          public void onComplete() {
+            done.complete(received);
+          }
+        });
+    return done.get(30, TimeUnit.SECONDS);
   }
 
   private <T> T check(String call, Callable<T> action, java.util.function.Predicate<T> expected) {

@@ -8,6 +8,15 @@ public interface CallOwner {
   /** Forgets {@code call}, whose caller has given up; a late reply will be discarded. */
   void abandon(PendingCall call);
 
+  /**
+   * Forgets {@code call}, a server stream its subscriber cancelled, and sends {@code
+   * STREAM_CANCEL} if the server has it; nothing if it was not sent or has ended.
+   */
+  void cancelStream(PendingCall call);
+
+  /** Sends {@code STREAM_CREDIT}: the server may send {@code messages} more on {@code call}. */
+  void sendCredit(PendingCall call, int messages);
+
   /** The POJO schemas the server announced on this connection, to decode replies with. */
   PeerSchemas peerSchemas();
 }

@@ -38,6 +38,9 @@ public final class ClientMethod {
   private static final MethodType STRING_CONSTRUCTOR =
       MethodType.methodType(void.class, String.class);
 
+  /** About 73 years: the "deadline" of a stream that has none, in nanoTime arithmetic. */
+  static final long NO_DEADLINE_NANOS = Long.MAX_VALUE / 4;
+
   private final MethodModel model;
   private final CallChannel channel;
   private final long timeoutNanos;
@@ -66,7 +69,11 @@ public final class ClientMethod {
     this.metadata = Map.copyOf(metadata);
     this.channel = channel;
     this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
-    this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    // A stream without a timeout of its own has no deadline: one too far away to matter.
+    this.timeoutNanos =
+        timeoutMillis == 0 && model.isServerStream()
+            ? NO_DEADLINE_NANOS
+            : TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     this.completions = completions;
     this.maxNestingDepth = maxNestingDepth;
     this.declaredExceptions = exceptionConstructors(model);
@@ -134,6 +141,10 @@ public final class ClientMethod {
   public Object invoke(Object[] args) throws Throwable {
     long now = System.nanoTime();
     Invocation invocation = Invocation.of(this, args, now);
+    if (model.isServerStream()) {
+      RemotePublisher publisher = new RemotePublisher(this, invocation);
+      return model.isBlockingStream() ? BlockingStream.of(publisher, model) : publisher;
+    }
     retries.called(now);
     if (model.isAsync()) {
       CompletableFuture<Object> future = new CompletableFuture<>();
@@ -190,6 +201,16 @@ public final class ClientMethod {
     return true;
   }
 
+  /** The client's callback executor, where stream subscribers are signalled. */
+  Completions completions() {
+    return completions;
+  }
+
+  /** The channel calls go to. */
+  CallChannel channel() {
+    return channel;
+  }
+
   /** Turns a reply into the method's result, or throws what it stands for; releases the payload. */
   Object decode(ReplyEnvelope envelope, Payload payload, PeerSchemas schemas, String address)
       throws Throwable {
@@ -225,17 +246,25 @@ public final class ClientMethod {
   }
 
   private Throwable failure(ReplyEnvelope envelope, String address) throws Throwable {
-    String message = envelope.errorMessage();
-    StatusCode code = envelope.errorCode();
+    return failure(
+        envelope.errorCode(), envelope.errorMessage(), envelope.exceptionClass(), address);
+  }
+
+  /**
+   * The exception an error from the server stands for: the declared checked exception, a {@link
+   * RemoteFailureException}, or the {@link RpcxException} of the status.
+   */
+  Throwable failure(StatusCode code, String message, String exceptionClass, String address)
+      throws Throwable {
     if (code == StatusCode.REMOTE_FAILURE) {
-      MethodHandle constructor = declaredExceptions.get(envelope.exceptionClass());
+      MethodHandle constructor = declaredExceptions.get(exceptionClass);
       if (constructor != null) {
         return (Throwable) constructor.invoke(message);
       }
       return new RemoteFailureException(
-          model.displayName() + " on " + address + " threw " + envelope.exceptionClass()
+          model.displayName() + " on " + address + " threw " + exceptionClass
               + (message.isEmpty() ? "" : ": " + message),
-          envelope.exceptionClass());
+          exceptionClass);
     }
     String text = model.displayName() + " failed on " + address + ": " + message;
     if (code == StatusCode.UNAVAILABLE) {

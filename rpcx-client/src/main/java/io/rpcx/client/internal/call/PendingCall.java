@@ -17,6 +17,7 @@ import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.RequestWriter;
 import io.rpcx.core.internal.protocol.SizeHints;
+import io.rpcx.core.internal.protocol.StreamFrames;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -179,6 +180,7 @@ public abstract class PendingCall implements ClientCall {
   /** Writes the request payload. */
   public final void writeTo(ProtoWriter out) throws IOException {
     MethodModel model = method.model();
+    boolean stream = model.isServerStream();
     RequestWriter.write(
         out,
         requestId,
@@ -186,9 +188,45 @@ public abstract class PendingCall implements ClientCall {
         model.parameterTypeFields(),
         model.parameterCodecs(),
         invocation.args(),
-        remainingMillis(),
+        stream ? streamTimeoutMillis() : remainingMillis(),
         metadata,
         method.sizeHints().arguments());
+    if (stream) {
+      RequestWriter.writeInitialCredit(out, initialCredit());
+    }
+  }
+
+  /** A stream's deadline, as sent: 0 (none) unless it has its own timeout or inherited one. */
+  private int streamTimeoutMillis() {
+    return invocation.inherited() || method.timeoutMillis() > 0 ? remainingMillis() : 0;
+  }
+
+  /** The credit a server stream's request grants; 0 for other calls. */
+  int initialCredit() {
+    return 0;
+  }
+
+  /**
+   * A {@code STREAM_MESSAGE} for this call arrived, on the event loop; the call then owns {@code
+   * payload}. Returns false, releasing it, if this is not a server stream: the server broke the
+   * protocol.
+   */
+  public boolean streamMessage(ReplyEnvelope envelope, Payload payload) {
+    payload.release();
+    return false;
+  }
+
+  /**
+   * The {@code STREAM_END} of this call arrived (its connection has forgotten it). Returns false if
+   * this is not a server stream: the server broke the protocol.
+   */
+  public boolean streamEnd(StreamFrames end) {
+    return false;
+  }
+
+  /** Adds the bytes of a stream's message to what the interceptors see as the response's size. */
+  final void countResponseBytes(int bytes) {
+    responseBytes += bytes;
   }
 
   /** Whether the transport must time this call out (no caller thread waits for it). */
@@ -338,6 +376,8 @@ public abstract class PendingCall implements ClientCall {
       if (failure == null) {
         failure = method.timeoutException(this);
       }
+    } else if (failure == null) {
+      status = StatusCode.OK; // a stream that ended normally
     } else {
       status = failure.status();
     }
@@ -372,6 +412,11 @@ public abstract class PendingCall implements ClientCall {
   /** The schemas of the connection the call was sent on. */
   final PeerSchemas peerSchemas() {
     return owner == null ? null : owner.peerSchemas();
+  }
+
+  /** The connection the call was sent on, or {@code null}; as seen by the thread that sent it. */
+  final CallOwner owner() {
+    return owner;
   }
 
   /** Tells the connection the caller has given up on the call. */

@@ -154,8 +154,11 @@ public final class ProxyFactory {
     Map<Method, ClientMethod> methods = new HashMap<>();
     for (Map.Entry<Method, MethodModel> entry : model.methodsByJavaMethod().entrySet()) {
       MethodModel method = entry.getValue();
+      // A stream has a deadline only from its own annotation (0: none), never the default.
       long timeout =
-          method.timeoutMillis() > 0 ? method.timeoutMillis() : config.defaultTimeoutMillis();
+          method.timeoutMillis() > 0 || method.isServerStream()
+              ? method.timeoutMillis()
+              : config.defaultTimeoutMillis();
       methods.put(
           entry.getKey(),
           new ClientMethod(

@@ -15,14 +15,17 @@ import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SchemaFrames;
+import io.rpcx.core.internal.protocol.StreamFrames;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameOverLimitException;
+import io.rpcx.core.internal.transport.FrameWrite;
 import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.SchemaAnnouncements;
 import io.rpcx.core.internal.transport.WriteQueue;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -234,6 +237,42 @@ final class ClientConnection implements CallOwner {
   }
 
   @Override
+  public void cancelStream(PendingCall call) {
+    Channel current = channel;
+    if (current == null) {
+      return;
+    }
+    current.eventLoop().execute(
+        () -> {
+          if (pending.abandoned(call, call.requestId()) && state != CLOSED) {
+            channel.writeAndFlush(
+                encodeControl(
+                    FrameType.STREAM_CANCEL,
+                    out -> StreamFrames.writeCancel(out, call.requestId(), "")));
+          }
+          closeIfDrained();
+        });
+  }
+
+  @Override
+  public void sendCredit(PendingCall call, int messages) {
+    // Behind the request in the same queue: the server has the stream when the credit comes.
+    writes.enqueue(
+        new FrameWrite(
+            encodeControl(
+                FrameType.STREAM_CREDIT,
+                out -> StreamFrames.writeCredit(out, call.requestId(), messages))));
+  }
+
+  private ByteBuf encodeControl(byte type, Frames.PayloadWriter writer) {
+    try {
+      return Frames.encode(channel.alloc(), type, 16, Integer.MAX_VALUE, writer);
+    } catch (IOException e) { // plain fields: no I/O
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
   public PeerSchemas peerSchemas() {
     return peerSchemas;
   }
@@ -373,6 +412,62 @@ final class ClientConnection implements CallOwner {
     }
     outbound.call.reply(envelope, payload);
     closeIfDrained();
+  }
+
+  /** On the event loop: one element of a server stream. */
+  void onStreamMessage(ByteBuf payloadBuffer) {
+    NettyPayload payload = new NettyPayload(payloadBuffer, meter);
+    ReplyEnvelope envelope;
+    try {
+      envelope = ReplyEnvelope.parse(payload);
+    } catch (ProtocolException e) {
+      payload.release();
+      closeWith(
+          new InternalErrorException(
+              "malformed STREAM_MESSAGE from " + connector.address() + ": " + e.getMessage(), e));
+      return;
+    }
+    OutboundCall outbound = pending.get(envelope.requestId());
+    if (outbound == null) {
+      payload.release(); // the stream ended or was cancelled while this was on its way
+      return;
+    }
+    if (!outbound.call.streamMessage(envelope, payload)) {
+      closeWith(notAStream(outbound, "STREAM_MESSAGE"));
+    }
+  }
+
+  /** On the event loop: the end of a server stream. */
+  void onStreamEnd(ByteBuf payloadBuffer) {
+    StreamFrames end;
+    try {
+      end = StreamFrames.parseEnd(new NettyPayload(payloadBuffer));
+    } catch (ProtocolException e) {
+      closeWith(
+          new InternalErrorException(
+              "malformed STREAM_END from " + connector.address() + ": " + e.getMessage(), e));
+      return;
+    } finally {
+      payloadBuffer.release();
+    }
+    OutboundCall outbound = pending.get(end.streamId());
+    if (outbound == null) {
+      return; // cancelled while this was on its way
+    }
+    if (!outbound.call.model().isServerStream()) {
+      closeWith(notAStream(outbound, "STREAM_END"));
+      return;
+    }
+    pending.answered(end.streamId());
+    outbound.call.streamEnd(end);
+    closeIfDrained();
+  }
+
+  private InternalErrorException notAStream(OutboundCall outbound, String frame) {
+    return new InternalErrorException(
+        "the server at " + connector.address() + " sent " + frame + " for "
+            + outbound.call.model().displayName() + ", which is not a stream",
+        null);
   }
 
   /** On the event loop: the server described how it numbers POJO fields. */

@@ -90,6 +90,12 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
       case FrameType.SCHEMA:
         connection.onSchema(frame);
         break;
+      case FrameType.STREAM_MESSAGE:
+        connection.onStreamMessage(frame);
+        break;
+      case FrameType.STREAM_END:
+        connection.onStreamEnd(frame);
+        break;
       case FrameType.GOAWAY:
         GoAway goAway = ControlFrames.parseGoAway(frame);
         frame.release();

@@ -65,15 +65,25 @@ final class PendingCalls {
     }
   }
 
-  /** Removes the call with this request id if it is {@code call}'s, with its timer. */
-  void abandoned(PendingCall call, int requestId) {
+  /**
+   * Removes the call with this request id if it is {@code call}'s, with its timer; true if it was
+   * here.
+   */
+  boolean abandoned(PendingCall call, int requestId) {
     int key = key(requestId);
     OutboundCall outbound = calls.get(key);
     if (outbound != null && outbound.call == call) {
       calls.remove(key);
       count = calls.size();
       outbound.cancelDeadline();
+      return true;
     }
+    return false;
+  }
+
+  /** The call of {@code requestId}, left in place (a stream's message came), or {@code null}. */
+  OutboundCall get(int requestId) {
+    return calls.get(key(requestId));
   }
 
   /** Removes every call, with its timer, and returns them. */

@@ -28,6 +28,8 @@ public final class MethodModel {
   private final ValueCodec<Object> resultCodec;
   private final boolean primitiveResult;
   private final boolean async;
+  private final boolean serverStream;
+  private final boolean blockingStream;
   private final long timeoutMillis;
   private final List<Class<?>> declaredExceptions;
   private final boolean idempotent;
@@ -46,6 +48,8 @@ public final class MethodModel {
       String[] parameterNames,
       ValueCodec<Object> resultCodec,
       boolean async,
+      boolean serverStream,
+      boolean blockingStream,
       long timeoutMillis,
       List<Class<?>> declaredExceptions,
       boolean idempotent,
@@ -58,6 +62,8 @@ public final class MethodModel {
     this.parameterNames = parameterNames;
     this.resultCodec = resultCodec;
     this.async = async;
+    this.serverStream = serverStream;
+    this.blockingStream = blockingStream;
     this.timeoutMillis = timeoutMillis;
     this.declaredExceptions = List.copyOf(declaredExceptions);
     this.idempotent = idempotent;
@@ -173,7 +179,10 @@ public final class MethodModel {
     return parameterTypeFields;
   }
 
-  /** Codec of the result, or {@code null} for a void method. */
+  /**
+   * Codec of the result, or {@code null} for a void method; for a server stream, the codec of its
+   * elements.
+   */
   public ValueCodec<Object> resultCodec() {
     return resultCodec;
   }
@@ -188,7 +197,31 @@ public final class MethodModel {
     return async;
   }
 
-  /** Timeout set by annotations ({@code @Method}, else {@code @RPCXClient}); 0 when not set. */
+  /**
+   * Whether the method is a server stream (docs/PROTOCOL.md, section 5): it returns {@code
+   * Flow.Publisher<T>} or {@code Stream<T>}, and {@link #resultCodec()} is the codec of {@code T}.
+   */
+  public boolean isServerStream() {
+    return serverStream;
+  }
+
+  /** Whether the method is a server stream returning a blocking {@code java.util.stream.Stream}. */
+  public boolean isBlockingStream() {
+    return blockingStream;
+  }
+
+  /** The result's type descriptor: {@code void}, the result codec's, or {@code stream<T>}. */
+  public String resultTypeName() {
+    if (resultCodec == null) {
+      return "void";
+    }
+    return serverStream ? "stream<" + resultCodec.typeName() + ">" : resultCodec.typeName();
+  }
+
+  /**
+   * Timeout set by annotations ({@code @Method}, else {@code @RPCXClient}; for a server stream
+   * only its own {@code @Method}); 0 when not set.
+   */
   public long timeoutMillis() {
     return timeoutMillis;
   }

@@ -23,7 +23,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Turns annotated types into {@link ServiceModel}s, once, at start-up. Every mistake is reported
@@ -226,7 +228,21 @@ public final class ServiceModels {
     Type resultType = method.getGenericReturnType();
     Class<?> rawResult = method.getReturnType();
     boolean async = rawResult == CompletableFuture.class || rawResult == CompletionStage.class;
-    if (async) {
+    boolean stream = rawResult == Flow.Publisher.class || rawResult == Stream.class;
+    if (stream) {
+      if (!(resultType instanceof ParameterizedType)) {
+        throw new IllegalArgumentException(
+            describe(method) + " returns a raw " + rawResult.getSimpleName()
+                + ": declare its element type, e.g. " + rawResult.getSimpleName() + "<String>");
+      }
+      resultType = ((ParameterizedType) resultType).getActualTypeArguments()[0];
+      if (resultType == Void.class) {
+        throw new IllegalArgumentException(
+            describe(method) + " returns a stream of Void: a stream's elements carry values");
+      }
+      // A stream may run for hours: only its own @Method(timeoutMillis) gives it a deadline.
+      timeoutMillis = annotation != null ? annotation.timeoutMillis() : 0;
+    } else if (async) {
       if (!(resultType instanceof ParameterizedType)) {
         throw new IllegalArgumentException(
             describe(method) + " returns a raw " + rawResult.getSimpleName()
@@ -262,6 +278,8 @@ public final class ServiceModels {
         parameterNames,
         resultCodec,
         async,
+        stream,
+        rawResult == Stream.class,
         timeoutMillis,
         declared,
         serviceIdempotent || method.isAnnotationPresent(Idempotent.class),

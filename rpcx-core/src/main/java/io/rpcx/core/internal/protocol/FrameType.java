@@ -17,6 +17,14 @@ public final class FrameType {
   public static final byte GOAWAY = 0x05;
   /** Either way: a {@code Schema}, how the sender numbers the fields of POJO types. */
   public static final byte SCHEMA = 0x06;
+  /** Either way: a {@code StreamMessage}, one element of a stream (docs/PROTOCOL.md, 5). */
+  public static final byte STREAM_MESSAGE = 0x07;
+  /** Either way: a {@code StreamCredit}, more messages the receiver of a stream may take. */
+  public static final byte STREAM_CREDIT = 0x08;
+  /** Either way: a {@code StreamEnd}; from the server, the end of a server stream's call. */
+  public static final byte STREAM_END = 0x09;
+  /** Client to server: a {@code StreamCancel}, the client abandons a stream's call. */
+  public static final byte STREAM_CANCEL = 0x0A;
 
   /** Bytes of the length field. */
   public static final int LENGTH_FIELD_SIZE = 4;
@@ -44,6 +52,14 @@ public final class FrameType {
         return "GOAWAY";
       case SCHEMA:
         return "SCHEMA";
+      case STREAM_MESSAGE:
+        return "STREAM_MESSAGE";
+      case STREAM_CREDIT:
+        return "STREAM_CREDIT";
+      case STREAM_END:
+        return "STREAM_END";
+      case STREAM_CANCEL:
+        return "STREAM_CANCEL";
       default:
         return String.format("unknown type 0x%02x", type & 0xff);
     }

@@ -26,6 +26,7 @@ public final class RequestEnvelope {
   private final int[] regions;
   private final int timeoutMillis;
   private final Map<String, String> metadata;
+  private final int initialCredit;
 
   private RequestEnvelope(
       int requestId,
@@ -34,7 +35,9 @@ public final class RequestEnvelope {
       int argumentCount,
       int[] regions,
       int timeoutMillis,
-      Map<String, String> metadata) {
+      Map<String, String> metadata,
+      int initialCredit) {
+    this.initialCredit = initialCredit;
     this.requestId = requestId;
     this.service = service;
     this.method = method;
@@ -60,6 +63,7 @@ public final class RequestEnvelope {
     int count = 0;
     int[] regions = new int[16];
     int timeoutMillis = 0;
+    int initialCredit = 0;
     Map<String, String> metadata = Map.of();
     int metadataBytes = 0;
     try {
@@ -87,6 +91,9 @@ public final class RequestEnvelope {
             break;
           case (RequestWriter.TIMEOUT_MILLIS << 3) | WireFormat.WIRETYPE_VARINT:
             timeoutMillis = in.readUInt32();
+            break;
+          case (RequestWriter.INITIAL_CREDIT << 3) | WireFormat.WIRETYPE_VARINT:
+            initialCredit = in.readUInt32();
             break;
           case (RequestWriter.METADATA << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
             int entryLength = in.readRawVarint32();
@@ -120,7 +127,8 @@ public final class RequestEnvelope {
     return new RequestEnvelope(
         (int) requestId, service, method, count, regions, timeoutMillis,
         // Read only: handed to user code. A view, not a copy: nothing else holds the map.
-        metadata.isEmpty() ? metadata : Collections.unmodifiableMap(metadata));
+        metadata.isEmpty() ? metadata : Collections.unmodifiableMap(metadata),
+        initialCredit);
   }
 
   private static void readArgument(CodedInputStream in, int base, int[] regions, int at)
@@ -197,6 +205,14 @@ public final class RequestEnvelope {
   /** Milliseconds the caller waits, counted from sending; 0 for no timeout. */
   public int timeoutMillis() {
     return timeoutMillis;
+  }
+
+  /**
+   * The messages the server may send at once on a server stream (unsigned; 0 when absent), before
+   * any {@code STREAM_CREDIT}.
+   */
+  public int initialCredit() {
+    return initialCredit;
   }
 
   /** The request's metadata; empty if none. */

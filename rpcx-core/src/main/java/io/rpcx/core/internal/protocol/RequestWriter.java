@@ -19,6 +19,7 @@ public final class RequestWriter {
   static final int ARGUMENTS = 4;
   static final int TIMEOUT_MILLIS = 5;
   static final int METADATA = 6;
+  static final int INITIAL_CREDIT = 7;
   static final int ARGUMENT_TYPE = 1;
   static final int ARGUMENT_VALUE = 2;
   static final int ENTRY_KEY = 1;
@@ -42,6 +43,18 @@ public final class RequestWriter {
     out.writeTag(ARGUMENT_TYPE, ValueCodec.LEN);
     out.writeString(typeName);
     return out.toByteArray();
+  }
+
+  /**
+   * Appends field 7, {@code initial_credit}, to a request {@link #write} wrote: the messages the
+   * server may send at once on a server stream. Written after field 6, in field order, as protobuf
+   * writes it; nothing for 0.
+   */
+  public static void writeInitialCredit(ProtoWriter out, int initialCredit) {
+    if (initialCredit != 0) {
+      out.writeTag(INITIAL_CREDIT, ValueCodec.VARINT);
+      out.writeVarint32(initialCredit);
+    }
   }
 
   /**

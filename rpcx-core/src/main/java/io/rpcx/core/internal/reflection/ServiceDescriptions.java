@@ -56,7 +56,7 @@ public final class ServiceDescriptions {
               method.name(),
               method.javaMethod().getName(),
               parameters,
-              result == null ? "void" : result.typeName(),
+              method.resultTypeName(),
               method.isAsync(),
               exceptions,
               method.isIdempotent(),

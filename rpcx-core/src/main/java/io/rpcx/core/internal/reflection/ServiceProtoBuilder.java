@@ -74,7 +74,7 @@ final class ServiceProtoBuilder {
         typeOf(parameter.type());
       }
       if (!method.resultType().equals("void")) {
-        typeOf(method.resultType());
+        typeOf(valueType(method));
       }
     }
     List<ProtoMessage> methodMessages = new ArrayList<>();
@@ -132,7 +132,34 @@ final class ServiceProtoBuilder {
     return new ProtoMessage(name, comment, fields, arguments, false);
   }
 
+  /**
+   * The type of the value a reply (or each message of a server stream) carries: the result type,
+   * or {@code T} of {@code stream<T>}.
+   */
+  private static String valueType(MethodDescription method) {
+    String type = method.resultType();
+    return isStream(method) ? type.substring("stream<".length(), type.length() - 1) : type;
+  }
+
+  private static boolean isStream(MethodDescription method) {
+    return method.resultType().startsWith("stream<") && method.resultType().endsWith(">");
+  }
+
   private ProtoMessage reply(MethodDescription method, String name) {
+    if (isStream(method)) {
+      String element = valueType(method);
+      String comment =
+          "StreamMessage.value of " + service.description().name() + "/" + method.name()
+              + ", a server stream (" + method.resultType() + "):\nthe server answers with"
+              + " STREAM_MESSAGE frames, each carrying one element in field 1\n(absent when it is"
+              + " null), then STREAM_END (docs/PROTOCOL.md, section 5)."
+              + (method.declaredExceptions().isEmpty()
+                  ? ""
+                  : "\nDeclared failures (REMOTE_FAILURE, StreamEnd.error.exception_class): "
+                      + String.join(", ", method.declaredExceptions()));
+      return ProtoMessage.of(
+          name, comment, List.of(ProtoField.of("value", 1, typeOf(element), false, note(element))));
+    }
     String comment =
         "RPCXReply.value of " + service.description().name() + "/" + method.name()
             + (method.resultType().equals("void")

@@ -192,6 +192,54 @@ class ServiceModelsTest {
             + " annotated @RPCXClient");
   }
 
+  @RPCXClient(name = "feed", timeoutMillis = 2000)
+  interface Feed {
+    java.util.concurrent.Flow.Publisher<String> watch(String topic);
+
+    @Method(timeoutMillis = 700)
+    java.util.stream.Stream<List<Long>> numbers(int count);
+  }
+
+  @RPCXClient(name = "feed")
+  interface RawPublisher {
+    @SuppressWarnings("rawtypes")
+    java.util.concurrent.Flow.Publisher watch();
+  }
+
+  @RPCXClient(name = "feed")
+  interface VoidStream {
+    java.util.stream.Stream<Void> watch();
+  }
+
+  @Test
+  void aMethodReturningAPublisherOrAStreamIsAServerStreamOfItsElementsWithOnlyItsOwnTimeout() {
+    ServiceModel model = ServiceModels.forClient(Feed.class, codecs);
+    MethodModel watch = model.method("watch");
+    assertTrue(watch.isServerStream());
+    assertFalse(watch.isBlockingStream());
+    assertFalse(watch.isAsync());
+    assertEquals("string", watch.resultCodec().typeName());
+    assertEquals("stream<string>", watch.resultTypeName());
+    // The interface's timeout does not apply to a stream, which may run for hours.
+    assertEquals(0, watch.timeoutMillis());
+    MethodModel numbers = model.method("numbers");
+    assertTrue(numbers.isServerStream());
+    assertTrue(numbers.isBlockingStream());
+    assertEquals("stream<list<int64>>", numbers.resultTypeName());
+    assertEquals(700, numbers.timeoutMillis());
+    MethodModel unary = ServiceModels.forClient(Orders.class, codecs).method("echo");
+    assertFalse(unary.isServerStream());
+    assertEquals("string", unary.resultTypeName());
+    assertMessage(
+        RawPublisher.class,
+        "io.rpcx.core.internal.model.ServiceModelsTest$RawPublisher.watch() returns a raw"
+            + " Publisher: declare its element type, e.g. Publisher<String>");
+    assertMessage(
+        VoidStream.class,
+        "io.rpcx.core.internal.model.ServiceModelsTest$VoidStream.watch() returns a stream of"
+            + " Void: a stream's elements carry values");
+  }
+
   private void assertMessage(Class<?> type, String message) {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> ServiceModels.forClient(type, codecs));

@@ -18,6 +18,10 @@ import io.rpcx.core.internal.protocol.proto.Argument;
 import io.rpcx.core.internal.protocol.proto.Error;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
 import io.rpcx.core.internal.protocol.proto.RPCXRequest;
+import io.rpcx.core.internal.protocol.proto.StreamCancel;
+import io.rpcx.core.internal.protocol.proto.StreamCredit;
+import io.rpcx.core.internal.protocol.proto.StreamEnd;
+import io.rpcx.core.internal.protocol.proto.StreamMessage;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -211,6 +215,136 @@ class EnvelopeTest {
     ByteArrayProtoWriter reply = new ByteArrayProtoWriter();
     ReplyWriter.writeValue(reply, 1, STRING, "hi", 0);
     assertEquals("08 01 12 04 0a 02 68 69", hex(reply.toByteArray()));
+  }
+
+  @Test
+  void streamFramesAreExactlyTheMessagesOfRpcxProto() throws Exception {
+    ByteArrayProtoWriter credit = new ByteArrayProtoWriter();
+    StreamFrames.writeCredit(credit, 300, 128);
+    assertEquals(
+        StreamCredit.newBuilder().setStreamId(300).setMessages(128).build(),
+        StreamCredit.parseFrom(credit.toByteArray()));
+    StreamFrames parsedCredit =
+        StreamFrames.parseCredit(
+            ByteBufferPayload.of(
+                StreamCredit.newBuilder().setStreamId(7).setMessages(-1).build().toByteArray()));
+    assertEquals(7, parsedCredit.streamId());
+    assertEquals(-1, parsedCredit.messages()); // unsigned: 2^32 - 1
+
+    ByteArrayProtoWriter cancel = new ByteArrayProtoWriter();
+    StreamFrames.writeCancel(cancel, 5, "enough");
+    assertEquals(
+        StreamCancel.newBuilder().setStreamId(5).setMessage("enough").build(),
+        StreamCancel.parseFrom(cancel.toByteArray()));
+    StreamFrames parsedCancel =
+        StreamFrames.parseCancel(
+            ByteBufferPayload.of(
+                StreamCancel.newBuilder().setStreamId(5).setMessage("bye").build().toByteArray()));
+    assertEquals(5, parsedCancel.streamId());
+    assertEquals("bye", parsedCancel.message());
+
+    ByteArrayProtoWriter end = new ByteArrayProtoWriter();
+    StreamFrames.writeEnd(end, 9, null, "", "");
+    assertEquals(StreamEnd.newBuilder().setStreamId(9).build(), StreamEnd.parseFrom(end.toByteArray()));
+    StreamFrames parsedEnd = StreamFrames.parseEnd(ByteBufferPayload.of(end.toByteArray()));
+    assertFalse(parsedEnd.isError());
+    assertEquals(9, parsedEnd.streamId());
+
+    ByteArrayProtoWriter failed = new ByteArrayProtoWriter();
+    StreamFrames.writeEnd(failed, 9, StatusCode.REMOTE_FAILURE, "boom", "java.io.IOException");
+    StreamEnd expected =
+        StreamEnd.newBuilder()
+            .setStreamId(9)
+            .setError(
+                Error.newBuilder()
+                    .setCodeValue(StatusCode.REMOTE_FAILURE.number())
+                    .setMessage("boom")
+                    .setExceptionClass("java.io.IOException"))
+            .build();
+    assertEquals(expected, StreamEnd.parseFrom(failed.toByteArray()));
+    assertEquals(hex(expected.toByteArray()), hex(failed.toByteArray()));
+    StreamFrames parsedFailure =
+        StreamFrames.parseEnd(ByteBufferPayload.of(expected.toByteArray()));
+    assertEquals(StatusCode.REMOTE_FAILURE, parsedFailure.errorCode());
+    assertEquals("boom", parsedFailure.message());
+    assertEquals("java.io.IOException", parsedFailure.exceptionClass());
+
+    StreamEnd ok = StreamEnd.newBuilder().setStreamId(1).setError(Error.newBuilder()).build();
+    StreamFrames okError = StreamFrames.parseEnd(ByteBufferPayload.of(ok.toByteArray()));
+    assertEquals(StatusCode.INTERNAL, okError.errorCode());
+
+    // A STREAM_MESSAGE is laid out as a reply with a value: the same writer and parser.
+    ByteArrayProtoWriter message = new ByteArrayProtoWriter();
+    ReplyWriter.writeValue(message, 3, STRING, "x", 0);
+    StreamMessage parsedMessage = StreamMessage.parseFrom(message.toByteArray());
+    assertEquals(3, parsedMessage.getStreamId());
+    assertEquals("x", StringValue.parseFrom(parsedMessage.getValue()).getValue());
+  }
+
+  @Test
+  void aMalformedStreamFrameIsAProtocolErrorNamingTheFrame() {
+    ProtocolException e =
+        assertThrows(
+            ProtocolException.class,
+            () -> StreamFrames.parseCredit(ByteBufferPayload.of(new byte[] {0x08})));
+    assertEquals(
+        "malformed STREAM_CREDIT frame: While parsing a protocol message, the input ended"
+            + " unexpectedly in the middle of a field.  This could mean either that the input has"
+            + " been truncated or that an embedded message misreported its own length.",
+        e.getMessage());
+  }
+
+  @Test
+  void theInitialCreditIsField7AfterTheMetadata() throws Exception {
+    byte[] names = RequestWriter.nameFields("feed", "watch");
+    byte[][] types = {RequestWriter.typeField("string")};
+    @SuppressWarnings("unchecked")
+    ValueCodec<Object>[] codecs = new ValueCodec[] {STRING};
+    ByteArrayProtoWriter out = new ByteArrayProtoWriter();
+    RequestWriter.write(out, 1, names, types, codecs, new Object[] {"a"}, 0, Map.of("k", "v"), null);
+    RequestWriter.writeInitialCredit(out, 2);
+    RPCXRequest expected =
+        RPCXRequest.newBuilder()
+            .setRequestId(1)
+            .setService("feed")
+            .setMethod("watch")
+            .addArguments(
+                Argument.newBuilder().setType("string").setValue(StringValue.of("a").toByteString()))
+            .putMetadata("k", "v")
+            .setInitialCredit(2)
+            .build();
+    assertEquals(hex(expected.toByteArray()), hex(out.toByteArray()));
+    RequestEnvelope envelope = RequestEnvelope.parse(ByteBufferPayload.of(expected.toByteArray()), 1024);
+    assertEquals(2, envelope.initialCredit());
+    assertEquals(Map.of("k", "v"), envelope.metadata());
+  }
+
+  /** The byte-by-byte server stream of docs/PROTOCOL.md, section 5.6. */
+  @Test
+  void theDocumentedServerStreamIsExactlyWhatIsWritten() throws Exception {
+    byte[] names = RequestWriter.nameFields("feed", "watch");
+    byte[][] types = {RequestWriter.typeField("string")};
+    @SuppressWarnings("unchecked")
+    ValueCodec<Object>[] codecs = new ValueCodec[] {STRING};
+    ByteArrayProtoWriter request = new ByteArrayProtoWriter();
+    RequestWriter.write(request, 1, names, types, codecs, new Object[] {"a"}, 0, Map.of(), null);
+    RequestWriter.writeInitialCredit(request, 2);
+    assertEquals(
+        "08 01 12 04 66 65 65 64 1a 05 77 61 74 63 68 22 0d 0a 06 73 74 72 69 6e 67 12 03 0a 01"
+            + " 61 38 02",
+        hex(request.toByteArray()));
+    ByteArrayProtoWriter message = new ByteArrayProtoWriter();
+    ReplyWriter.writeValue(message, 1, STRING, "x", 0);
+    assertEquals("08 01 12 03 0a 01 78", hex(message.toByteArray()));
+    ByteArrayProtoWriter credit = new ByteArrayProtoWriter();
+    StreamFrames.writeCredit(credit, 1, 1);
+    assertEquals("08 01 10 01", hex(credit.toByteArray()));
+    ByteArrayProtoWriter end = new ByteArrayProtoWriter();
+    StreamFrames.writeEnd(end, 1, null, "", "");
+    assertEquals("08 01", hex(end.toByteArray()));
+    ByteArrayProtoWriter cancel = new ByteArrayProtoWriter();
+    StreamFrames.writeCancel(cancel, 1, "");
+    assertEquals("08 01", hex(cancel.toByteArray()));
   }
 
   private static String hex(byte[] bytes) {

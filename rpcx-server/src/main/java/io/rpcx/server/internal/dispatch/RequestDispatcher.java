@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -124,8 +125,19 @@ public final class RequestDispatcher {
               + " was not processed");
       return;
     }
+    ServerStream stream = null;
+    if (method.model().isServerStream()) {
+      stream = new ServerStream(connection, method, requestId, envelope.initialCredit(), executor);
+      connection.streamOpened(stream);
+      int timeoutMillis = envelope.timeoutMillis();
+      if (timeoutMillis > 0) {
+        stream.deadline(
+            TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - (System.nanoTime() - receivedNanos),
+            timeoutMillis);
+      }
+    }
     ServerCall call =
-        new ServerCall(connection, method, envelope, payload, receivedNanos, this);
+        new ServerCall(connection, method, envelope, payload, receivedNanos, this, stream);
     tracker.started();
     if (executor == null) {
       call.run();

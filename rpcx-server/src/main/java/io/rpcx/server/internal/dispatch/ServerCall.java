@@ -41,6 +41,8 @@ final class ServerCall implements Runnable, CallInfo {
   private final ReplyFault[] replyFaults;
   private final ExceptionLog exceptionLog;
   private final RequestDispatcher dispatcher;
+  /** The stream of a server-stream call, or {@code null}. */
+  private final ServerStream stream;
   private Payload payload;
   /** The call's context, current while its interceptors and implementation run. */
   private RpcxContext context;
@@ -52,7 +54,9 @@ final class ServerCall implements Runnable, CallInfo {
       RequestEnvelope envelope,
       Payload payload,
       long receivedNanos,
-      RequestDispatcher server) {
+      RequestDispatcher server,
+      ServerStream stream) {
+    this.stream = stream;
     this.connection = connection;
     this.method = method;
     this.envelope = envelope;
@@ -111,7 +115,7 @@ final class ServerCall implements Runnable, CallInfo {
         complete(null, t);
         return;
       }
-      if (model.isAsync()) {
+      if (method.returnsStage()) {
         ((CompletionStage<?>) result).whenComplete(this::complete);
       } else {
         complete(result, null);
@@ -135,7 +139,7 @@ final class ServerCall implements Runnable, CallInfo {
         Object result = invoke();
         @SuppressWarnings("unchecked")
         CompletionStage<Object> stage =
-            method.model().isAsync()
+            method.returnsStage()
                 ? (CompletionStage<Object>) result
                 : CompletableFuture.completedFuture(result);
         return stage;
@@ -162,6 +166,10 @@ final class ServerCall implements Runnable, CallInfo {
    * wrapped in {@link ImplementationFailure}; undecodable arguments as {@link BadRequestException}.
    */
   private Object invoke() throws Throwable {
+    if (stream != null && stream.isEnded()) { // cancelled or timed out before it ran
+      releasePayload();
+      return stream.ended();
+    }
     Object[] args;
     try {
       args =
@@ -178,6 +186,14 @@ final class ServerCall implements Runnable, CallInfo {
       result = method.invoke(args);
     } catch (Throwable t) {
       throw new ImplementationFailure(t);
+    }
+    if (stream != null) {
+      if (result == null) {
+        throw new ImplementationFailure(
+            new NullPointerException(method.model().displayName() + " returned a null stream"));
+      }
+      stream.start(result);
+      return stream.ended();
     }
     if (method.model().isAsync() && result == null) {
       throw new ImplementationFailure(
@@ -249,11 +265,19 @@ final class ServerCall implements Runnable, CallInfo {
   }
 
   private void finished() {
+    if (stream != null) {
+      stream.close();
+      connection.streamEnded(stream);
+    }
     connection.callFinished();
     tracker.finished();
   }
 
   private void sendResult(Object result) {
+    if (stream != null) {
+      stream.end(null, "", "");
+      return;
+    }
     MethodModel model = method.model();
     try {
       connection.sendValue(envelope.requestId(), method, result);
@@ -279,23 +303,32 @@ final class ServerCall implements Runnable, CallInfo {
       exceptionLog.log(
           logger, declared, model.displayName(), connection.remoteAddress(), thrown);
       String message = thrown.getMessage() == null ? "" : thrown.getMessage();
-      connection.sendError(
-          envelope.requestId(), StatusCode.REMOTE_FAILURE, message, thrown.getClass().getName());
+      sendError(StatusCode.REMOTE_FAILURE, message, thrown.getClass().getName());
     } else if (failure instanceof RpcxException) {
       RpcxException refusal = (RpcxException) failure;
       logger.debug(
           "{} from {} refused: {}", model.displayName(), connection.remoteAddress(), refusal.getMessage());
-      connection.sendError(
-          envelope.requestId(), refusal.status(), String.valueOf(refusal.getMessage()), "");
+      sendError(refusal.status(), String.valueOf(refusal.getMessage()), "");
     } else {
       exceptionLog.log(
           logger, false, "an interceptor of " + model.displayName(), connection.remoteAddress(),
           failure);
-      connection.sendError(
-          envelope.requestId(),
+      sendError(
           StatusCode.REMOTE_FAILURE,
           failure.getMessage() == null ? "" : failure.getMessage(),
           failure.getClass().getName());
+    }
+  }
+
+  /**
+   * Sends an error: a REPLY, or the STREAM_END of a stream that started (or that RPCX ended
+   * already, which then sends nothing more).
+   */
+  private void sendError(StatusCode code, String message, String exceptionClass) {
+    if (stream != null && (stream.started() || stream.isEnded())) {
+      stream.end(code, message, exceptionClass);
+    } else {
+      connection.sendError(envelope.requestId(), code, message, exceptionClass);
     }
   }
 
@@ -352,8 +385,13 @@ final class ServerCall implements Runnable, CallInfo {
     return context;
   }
 
+  @Override
+  public long streamMessages() {
+    return stream == null ? 0 : stream.sent();
+  }
+
   /** An exception thrown by the implementation, as opposed to a refusal by RPCX or an interceptor. */
-  private static final class ImplementationFailure extends RuntimeException {
+  static final class ImplementationFailure extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     ImplementationFailure(Throwable cause) {

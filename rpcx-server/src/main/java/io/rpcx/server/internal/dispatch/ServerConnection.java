@@ -3,6 +3,7 @@ package io.rpcx.server.internal.dispatch;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
+import java.util.concurrent.Future;
 
 /**
  * The dispatcher's view of one client connection: where replies go. Implemented by the transport;
@@ -20,6 +21,30 @@ public interface ServerConnection {
 
   /** Sends an error reply. {@code exceptionClass} is empty unless the status is a remote failure. */
   void sendError(int requestId, StatusCode code, String message, String exceptionClass);
+
+  /**
+   * Encodes and sends one element of a server stream as a {@code STREAM_MESSAGE}, preceded on
+   * this connection by the SCHEMA of its types the first time.
+   *
+   * @return false if the element is over the frame limit; nothing was sent
+   * @throws CodecException if the element cannot be encoded; nothing was sent
+   */
+  boolean sendStreamMessage(int streamId, ServerMethod method, Object value) throws CodecException;
+
+  /** Sends a {@code STREAM_END}: OK when {@code code} is {@code null}. */
+  void sendStreamEnd(int streamId, StatusCode code, String message, String exceptionClass);
+
+  /**
+   * Registers a server stream from its request's dispatch until its call ends, so that its credit
+   * and a cancel reach it, and so that it fails when the connection closes.
+   */
+  void streamOpened(ServerStream stream);
+
+  /** The call of {@code stream} has ended; its id is forgotten. */
+  void streamEnded(ServerStream stream);
+
+  /** Runs {@code task} after {@code delayNanos}, on the connection's event loop. */
+  Future<?> schedule(Runnable task, long delayNanos);
 
   /** The POJO schemas the client announced on this connection, to decode arguments with. */
   PeerSchemas peerSchemas();

@@ -12,12 +12,15 @@ public final class ServerMethod {
   private final Object target;
   private final Method method;
   private final SizeHints sizeHints;
+  /** Whether the implementation's result becomes a stage: an asynchronous method, or a stream's end. */
+  private final boolean returnsStage;
 
   ServerMethod(MethodModel model, Object target) {
     this.model = model;
     this.target = target;
     this.method = model.javaMethod();
     this.sizeHints = new SizeHints(model.parameterCount());
+    this.returnsStage = model.isAsync() || model.isServerStream();
     try {
       method.setAccessible(true);
     } catch (RuntimeException e) {
@@ -28,6 +31,14 @@ public final class ServerMethod {
 
   public MethodModel model() {
     return model;
+  }
+
+  /**
+   * Whether a call's outcome is a {@code CompletionStage}: the future of an asynchronous method,
+   * or the end of a server stream.
+   */
+  boolean returnsStage() {
+    return returnsStage;
   }
 
   /** The sizes of this method's last reply. */

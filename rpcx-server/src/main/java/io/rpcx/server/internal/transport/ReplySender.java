@@ -10,6 +10,7 @@ import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ReplyWriter;
 import io.rpcx.core.internal.protocol.SizeHints;
+import io.rpcx.core.internal.protocol.StreamFrames;
 import io.rpcx.core.internal.transport.FrameOverLimitException;
 import io.rpcx.core.internal.transport.FrameWrite;
 import io.rpcx.core.internal.transport.Frames;
@@ -72,6 +73,53 @@ final class ReplySender {
     hints.reply(Frames.payloadSize(frame));
     writes.enqueue(
         model.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, model));
+  }
+
+  /**
+   * Encodes and queues one element of a server stream of {@code method} as a {@code
+   * STREAM_MESSAGE} (laid out as a reply with a value).
+   *
+   * @return false, queueing nothing, if it is over the frame limit
+   * @throws CodecException if the value cannot be encoded; nothing was queued
+   */
+  boolean sendStreamMessage(int streamId, ServerMethod method, Object value)
+      throws CodecException {
+    MethodModel model = method.model();
+    SizeHints hints = method.sizeHints();
+    ByteBuf frame;
+    try {
+      frame =
+          Frames.encode(
+              channel.alloc(), FrameType.STREAM_MESSAGE, hints.reply(), maxFrameSize,
+              out ->
+                  hints.replyValue(
+                      ReplyWriter.writeValue(
+                          out, streamId, model.resultCodec(), value, hints.replyValue())));
+    } catch (FrameOverLimitException e) {
+      return false;
+    } catch (IOException | RuntimeException e) {
+      throw e instanceof CodecException
+          ? (CodecException) e
+          : new CodecException(String.valueOf(e.getMessage()), e);
+    }
+    hints.reply(Frames.payloadSize(frame));
+    writes.enqueue(
+        model.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, model));
+    return true;
+  }
+
+  /** Encodes and queues a {@code STREAM_END}: OK when {@code code} is null. */
+  void sendStreamEnd(int streamId, StatusCode code, String message, String exceptionClass) {
+    ByteBuf frame;
+    try {
+      frame =
+          Frames.encode(
+              channel.alloc(), FrameType.STREAM_END, 64 + message.length(), Integer.MAX_VALUE,
+              out -> StreamFrames.writeEnd(out, streamId, code, message, exceptionClass));
+    } catch (IOException e) { // plain fields: no I/O
+      throw new UncheckedIOException(e);
+    }
+    writes.enqueue(new FrameWrite(frame));
   }
 
   /** Encodes and queues an error reply. */

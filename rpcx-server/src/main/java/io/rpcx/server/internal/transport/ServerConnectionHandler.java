@@ -2,6 +2,7 @@ package io.rpcx.server.internal.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -15,6 +16,7 @@ import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.GoAway;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.SchemaFrames;
+import io.rpcx.core.internal.protocol.StreamFrames;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameTooLargeException;
 import io.rpcx.core.internal.transport.InboundMeter;
@@ -24,7 +26,11 @@ import io.rpcx.core.internal.transport.TlsFailures;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
 import io.rpcx.server.internal.dispatch.ServerMethod;
+import io.rpcx.server.internal.dispatch.ServerStream;
 import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
@@ -60,6 +66,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private boolean closing;
   private boolean overConnectionLimit;
   private final PeerSchemas peerSchemas = new PeerSchemas();
+  /** The server streams open on this connection, by id: from dispatch to the end of their calls. */
+  private final Map<Integer, ServerStream> streams = new ConcurrentHashMap<>();
 
   ServerConnectionHandler(
       ServerTransport transport,
@@ -119,6 +127,9 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     transport.connectionClosed(this);
+    for (ServerStream stream : streams.values()) {
+      stream.connectionLost();
+    }
     super.channelInactive(ctx);
   }
 
@@ -157,6 +168,10 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
       case FrameType.PONG:
         frame.release();
         break;
+      case FrameType.STREAM_CREDIT:
+      case FrameType.STREAM_CANCEL:
+        onStreamControl(type, frame);
+        break;
       case FrameType.GOAWAY:
         GoAway goAway = ControlFrames.parseGoAway(frame);
         frame.release();
@@ -166,6 +181,35 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
         frame.release();
         closeForProtocolError(
             StatusCode.BAD_REQUEST, "unexpected frame " + FrameType.name(type) + " from a client");
+    }
+  }
+
+  /**
+   * A client's STREAM_CREDIT or STREAM_CANCEL. One for a stream that is not open (it ended while
+   * the frame was on its way) is dropped.
+   */
+  private void onStreamControl(byte type, ByteBuf frame) {
+    StreamFrames control;
+    try {
+      NettyPayload payload = new NettyPayload(frame);
+      control =
+          type == FrameType.STREAM_CREDIT
+              ? StreamFrames.parseCredit(payload)
+              : StreamFrames.parseCancel(payload);
+    } catch (ProtocolException e) {
+      closeForProtocolError(StatusCode.BAD_REQUEST, e.getMessage());
+      return;
+    } finally {
+      frame.release();
+    }
+    ServerStream stream = streams.get(control.streamId());
+    if (stream == null) {
+      return;
+    }
+    if (type == FrameType.STREAM_CREDIT) {
+      stream.credit(control.messages());
+    } else {
+      stream.cancelledByClient(control.message());
     }
   }
 
@@ -204,6 +248,48 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   @Override
   public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
     replies.sendError(requestId, code, message, exceptionClass);
+  }
+
+  @Override
+  public boolean sendStreamMessage(int streamId, ServerMethod method, Object value)
+      throws CodecException {
+    return replies.sendStreamMessage(streamId, method, value);
+  }
+
+  @Override
+  public void sendStreamEnd(int streamId, StatusCode code, String message, String exceptionClass) {
+    replies.sendStreamEnd(streamId, code, message, exceptionClass);
+  }
+
+  @Override
+  public void streamOpened(ServerStream stream) {
+    streams.put(stream.streamId(), stream);
+  }
+
+  @Override
+  public void streamEnded(ServerStream stream) {
+    streams.remove(stream.streamId(), stream);
+  }
+
+  @Override
+  public Future<?> schedule(Runnable task, long delayNanos) {
+    return channel.eventLoop().schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Closes the connection now, the grace period of a shutdown being over; first ends every open
+   * stream with {@code STREAM_END} UNAVAILABLE, saying {@code reason}, and closes once they are
+   * written. Returns the close's future.
+   */
+  ChannelFuture close(String reason) {
+    if (streams.isEmpty()) {
+      return channel.close();
+    }
+    for (ServerStream stream : streams.values()) {
+      stream.shutDown(reason);
+    }
+    replies.closeOnceWritten(); // behind the STREAM_END frames just queued
+    return channel.closeFuture();
   }
 
   @Override

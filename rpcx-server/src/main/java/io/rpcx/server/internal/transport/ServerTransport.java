@@ -2,6 +2,7 @@ package io.rpcx.server.internal.transport;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
@@ -22,6 +23,8 @@ import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -200,8 +203,14 @@ public final class ServerTransport {
 
   /** Closes every connection at once. */
   public void closeAll() {
+    List<ChannelFuture> closing = new ArrayList<>();
     for (ServerConnectionHandler connection : connections) {
-      connection.channel().close();
+      closing.add(connection.close("the server is shutting down"));
+    }
+    // The STREAM_END frames of open streams go out before the event loops stop: a bounded wait.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    for (ChannelFuture close : closing) {
+      close.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
   }
 

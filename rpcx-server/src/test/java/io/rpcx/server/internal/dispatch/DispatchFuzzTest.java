@@ -98,6 +98,29 @@ class DispatchFuzzTest {
     }
 
     @Override
+    public boolean sendStreamMessage(int streamId, ServerMethod method, Object value) {
+      throw new AssertionError("the fuzzed services have no stream");
+    }
+
+    @Override
+    public void sendStreamEnd(int streamId, StatusCode code, String message, String exceptionClass) {
+      throw new AssertionError("the fuzzed services have no stream");
+    }
+
+    @Override
+    public void streamOpened(ServerStream stream) {
+      throw new AssertionError("the fuzzed services have no stream");
+    }
+
+    @Override
+    public void streamEnded(ServerStream stream) {}
+
+    @Override
+    public java.util.concurrent.Future<?> schedule(Runnable task, long delayNanos) {
+      throw new AssertionError("the fuzzed services have no stream");
+    }
+
+    @Override
     public PeerSchemas peerSchemas() {
       return null;
     }

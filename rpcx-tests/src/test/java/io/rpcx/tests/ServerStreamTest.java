@@ -1,0 +1,590 @@
+package io.rpcx.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rpcx.annotation.RPCXClient;
+import io.rpcx.client.CallResult;
+import io.rpcx.client.ClientCall;
+import io.rpcx.client.ClientInterceptor;
+import io.rpcx.client.RpcxClient;
+import io.rpcx.core.CallTimeoutException;
+import io.rpcx.core.NotFoundException;
+import io.rpcx.core.RemoteFailureException;
+import io.rpcx.core.ResourceExhaustedException;
+import io.rpcx.core.StatusCode;
+import io.rpcx.core.UnauthenticatedException;
+import io.rpcx.core.UnavailableException;
+import io.rpcx.server.RpcxServer;
+import io.rpcx.tests.FeedService.FeedException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Server streams (docs/PROTOCOL.md, section 5; docs/STREAMING.md), over TCP and in-process: a
+ * method returning {@code Flow.Publisher<T>} or {@code Stream<T>} delivers its elements with the
+ * client's credit setting the pace, ends once, and fails, cancels and times out as one call.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ServerStreamTest {
+  private static final AtomicInteger NAMES = new AtomicInteger();
+  private static final long WAIT = 10;
+
+  enum Transport {
+    TCP,
+    IN_PROCESS
+  }
+
+  /** A server and a client of one transport. */
+  private static final class Pair implements AutoCloseable {
+    final RpcxServer server;
+    final RpcxClient client;
+    final String address;
+
+    Pair(
+        Transport transport,
+        Object service,
+        UnaryOperator<RpcxServer.Builder> serverOptions,
+        UnaryOperator<RpcxClient.Builder> clientOptions) {
+      RpcxServer.Builder server = RpcxServer.builder().service(service);
+      RpcxClient.Builder client = RpcxClient.builder().maxAttempts(1);
+      if (transport == Transport.TCP) {
+        this.server = serverOptions.apply(server.bindAddress("127.0.0.1").port(0)).build().start();
+        this.client = clientOptions.apply(client.target("127.0.0.1", this.server.port())).build();
+        this.address = "127.0.0.1:" + this.server.port();
+      } else {
+        String name = "streams-" + NAMES.incrementAndGet();
+        this.server = serverOptions.apply(server.inProcess(name)).build().start();
+        this.client = clientOptions.apply(client.inProcess(name)).build();
+        this.address = "in-process server '" + name + "'";
+      }
+    }
+
+    Pair(Transport transport, Object service) {
+      this(transport, service, b -> b, b -> b);
+    }
+
+    FeedService feed() {
+      return client.create(FeedService.class);
+    }
+
+    @Override
+    public void close() {
+      client.close();
+      server.close();
+    }
+  }
+
+  /**
+   * A subscriber that records what it gets and checks the Reactive Streams rules it relies on:
+   * onNext never concurrent, one terminal signal, nothing after it.
+   */
+  static class Recorder<T> implements Flow.Subscriber<T> {
+    final List<T> items = Collections.synchronizedList(new ArrayList<>());
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+    final AtomicInteger terminals = new AtomicInteger();
+    final AtomicBoolean inSignal = new AtomicBoolean();
+    final AtomicBoolean broken = new AtomicBoolean();
+    private final long initialRequest;
+    volatile Flow.Subscription subscription;
+
+    Recorder(long initialRequest) {
+      this.initialRequest = initialRequest;
+    }
+
+    @Override
+    public void onSubscribe(Flow.Subscription subscription) {
+      this.subscription = subscription;
+      if (initialRequest > 0) {
+        subscription.request(initialRequest);
+      }
+    }
+
+    @Override
+    public void onNext(T item) {
+      enter();
+      if (terminals.get() != 0) {
+        broken.set(true);
+      }
+      synchronized (items) {
+        items.add(item);
+        items.notifyAll();
+      }
+      next(item);
+      inSignal.set(false);
+    }
+
+    /** What a subclass does with each element. */
+    void next(T item) {}
+
+    @Override
+    public void onError(Throwable throwable) {
+      enter();
+      terminals.incrementAndGet();
+      done.completeExceptionally(throwable);
+      inSignal.set(false);
+    }
+
+    @Override
+    public void onComplete() {
+      enter();
+      terminals.incrementAndGet();
+      done.complete(null);
+      inSignal.set(false);
+    }
+
+    private void enter() {
+      if (!inSignal.compareAndSet(false, true)) {
+        broken.set(true);
+      }
+    }
+
+    /** Waits until {@code count} elements have come. */
+    void awaitItems(int count) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+      synchronized (items) {
+        while (items.size() < count) {
+          long left = deadline - System.nanoTime();
+          assertTrue(left > 0, "only " + items.size() + " of " + count + " elements came");
+          TimeUnit.NANOSECONDS.timedWait(items, left);
+        }
+      }
+    }
+
+    /** Waits for the end and returns the failure it ended with. */
+    Throwable failure() throws Exception {
+      ExecutionException e =
+          assertThrows(ExecutionException.class, () -> done.get(WAIT, TimeUnit.SECONDS));
+      assertEquals(1, terminals.get());
+      assertFalse(broken.get(), "signals were concurrent or came after the end");
+      return e.getCause();
+    }
+
+    void awaitCompletion() throws Exception {
+      done.get(WAIT, TimeUnit.SECONDS);
+      assertEquals(1, terminals.get());
+      assertFalse(broken.get(), "signals were concurrent or came after the end");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aPublisherDeliversEveryElementInOrderThenCompletes(Transport transport) throws Exception {
+    try (Pair pair = new Pair(transport, new FeedService.Impl())) {
+      Recorder<String> all = new Recorder<>(Long.MAX_VALUE);
+      pair.feed().words(1000).subscribe(all);
+      all.awaitCompletion();
+      assertEquals(IntStream.range(0, 1000).mapToObj(i -> "w" + i).toList(), all.items);
+
+      Recorder<String> none = new Recorder<>(1);
+      pair.feed().words(0).subscribe(none);
+      none.awaitCompletion();
+      assertEquals(List.of(), none.items);
+      // The unary path beside it is unchanged.
+      assertEquals("still", pair.feed().echo("still"));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void eachSubscriberOfTheReturnedPublisherMakesItsOwnCall(Transport transport) throws Exception {
+    try (Pair pair = new Pair(transport, new FeedService.Impl())) {
+      Flow.Publisher<String> words = pair.feed().words(3);
+      for (int i = 0; i < 2; i++) {
+        Recorder<String> recorder = new Recorder<>(10);
+        words.subscribe(recorder);
+        recorder.awaitCompletion();
+        assertEquals(List.of("w0", "w1", "w2"), recorder.items);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aBlockingCallerReadsAStreamThatTheServerReturnedAsAStream(Transport transport) {
+    try (Pair pair = new Pair(transport, new FeedService.Impl());
+        Stream<String> lines = pair.feed().lines(300)) {
+      assertEquals(
+          IntStream.range(0, 300).mapToObj(i -> "w" + i).collect(Collectors.joining(",")),
+          lines.collect(Collectors.joining(",")));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void closingAStreamTheCallerStoppedReadingEarlyCancelsTheServersStream(Transport transport)
+      throws Exception {
+    FeedService.Impl service = new FeedService.Impl();
+    try (Pair pair = new Pair(transport, service)) {
+      try (Stream<Long> numbers = pair.feed().numbers()) {
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L), numbers.limit(5).toList());
+      }
+      assertTrue(service.numbersClosed.await(WAIT, TimeUnit.SECONDS), "the server closed its Stream");
+      // Never more than the window ahead of what was consumed, however fast the source.
+      assertTrue(service.numbersEmitted.get() <= 5 + 128, service.numbersEmitted + " emitted");
+      try (Stream<Long> numbers = pair.feed().numbers()) {
+        assertEquals(Optional.of(1L), numbers.findFirst());
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aSlowSubscriberHoldsAnInfinitePublisherToTheWindow(Transport transport) throws Exception {
+    FeedService.Impl service = new FeedService.Impl();
+    try (Pair pair = new Pair(transport, service)) {
+      AtomicLong worstAhead = new AtomicLong();
+      Recorder<Long> slow =
+          new Recorder<>(1) {
+            @Override
+            void next(Long item) {
+              // What the server's publisher produced and this subscriber has not consumed yet.
+              long ahead = service.counting.emitted.get() - items.size();
+              worstAhead.accumulateAndGet(ahead, Math::max);
+              if (items.size() == 2000) {
+                subscription.cancel();
+              } else {
+                subscription.request(1);
+              }
+            }
+          };
+      pair.feed().counting().subscribe(slow);
+      assertTrue(service.counting.cancelled.await(WAIT, TimeUnit.SECONDS), "the publisher was cancelled");
+      assertEquals(2000, slow.items.size());
+      assertEquals(longs(2000), slow.items);
+      assertTrue(worstAhead.get() <= 128, "the server ran " + worstAhead + " messages ahead (window 128)");
+      assertTrue(service.counting.emitted.get() <= 2000 + 128, service.counting.emitted + " emitted");
+      assertEquals(0, slow.terminals.get(), "a cancelled subscription is signalled nothing more");
+    }
+  }
+
+  private static List<Long> longs(int count) {
+    return java.util.stream.LongStream.range(0, count).boxed().toList();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aSubscriberThatRequestsOnlyOnSubscribeGetsExactlyThat(Transport transport) throws Exception {
+    FeedService.Impl service = new FeedService.Impl();
+    try (Pair pair = new Pair(transport, service)) {
+      Recorder<Long> three = new Recorder<>(3);
+      pair.feed().counting().subscribe(three);
+      assertTrue(service.counting.subscribed.await(WAIT, TimeUnit.SECONDS));
+      // The server asked its publisher for the initial credit only.
+      three.awaitItems(3);
+      assertEquals(List.of(0L, 1L, 2L), three.items);
+      assertEquals(3, service.counting.emitted.get());
+      three.subscription.cancel();
+      assertTrue(service.counting.cancelled.await(WAIT, TimeUnit.SECONDS));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void cancellingCancelsThePublisherOnTheServerWithinARoundTrip(Transport transport)
+      throws Exception {
+    FeedService.Impl service = new FeedService.Impl();
+    try (Pair pair = new Pair(transport, service)) {
+      Recorder<Long> recorder = new Recorder<>(5);
+      pair.feed().held().subscribe(recorder);
+      assertTrue(service.held.subscribed.await(WAIT, TimeUnit.SECONDS));
+      service.held.push(42);
+      recorder.awaitItems(1);
+      recorder.subscription.cancel();
+      recorder.subscription.cancel(); // idempotent
+      assertTrue(service.held.cancelled.await(WAIT, TimeUnit.SECONDS), "the publisher was cancelled");
+      assertEquals(List.of(42L), recorder.items);
+      assertEquals(0, recorder.terminals.get());
+      // The connection is fine, and the stream no longer counts.
+      assertEquals("after", pair.feed().echo("after"));
+      assertEquals(0, pair.client.callsInFlight());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void requestingZeroIsAnErrorThatCancelsTheCall(Transport transport) throws Exception {
+    FeedService.Impl service = new FeedService.Impl();
+    try (Pair pair = new Pair(transport, service)) {
+      Recorder<Long> recorder = new Recorder<>(2);
+      pair.feed().held().subscribe(recorder);
+      assertTrue(service.held.subscribed.await(WAIT, TimeUnit.SECONDS));
+      recorder.subscription.request(0);
+      Throwable failure = recorder.failure();
+      assertInstanceOf(IllegalArgumentException.class, failure);
+      assertEquals(
+          "request(0) on the stream of feed/held: n must be positive (Reactive Streams rule 3.9)",
+          failure.getMessage());
+      assertTrue(service.held.cancelled.await(WAIT, TimeUnit.SECONDS));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aPublisherFailureEndsTheStreamAfterItsElementsAsTheDeclaredExceptionOrARemoteFailure(
+      Transport transport) throws Exception {
+    try (Pair pair = new Pair(transport, new FeedService.Impl())) {
+      Recorder<String> declared = new Recorder<>(Long.MAX_VALUE);
+      pair.feed().failing(3, true).subscribe(declared);
+      Throwable checked = declared.failure();
+      assertInstanceOf(FeedException.class, checked);
+      assertEquals("no more news", checked.getMessage());
+      assertEquals(List.of("w0", "w1", "w2"), declared.items);
+
+      Recorder<String> undeclared = new Recorder<>(Long.MAX_VALUE);
+      pair.feed().failing(2, false).subscribe(undeclared);
+      RemoteFailureException remote = assertInstanceOf(RemoteFailureException.class, undeclared.failure());
+      assertEquals(
+          "feed/failing on " + pair.address + " threw java.lang.IllegalStateException: boom",
+          remote.getMessage());
+      assertEquals("java.lang.IllegalStateException", remote.remoteClassName());
+      assertEquals(List.of("w0", "w1"), undeclared.items);
+
+      // A blocking caller gets it from its terminal operation, after the elements before it.
+      List<String> read = new ArrayList<>();
+      try (Stream<String> lines = pair.feed().brokenLines(2)) {
+        RemoteFailureException thrown =
+            assertThrows(RemoteFailureException.class, () -> lines.forEach(read::add));
+        assertEquals(
+            "feed/brokenLines on " + pair.address + " threw java.lang.IllegalStateException:"
+                + " no line 2",
+            thrown.getMessage());
+      }
+      assertEquals(List.of("w0", "w1"), read);
+    }
+  }
+
+  @RPCXClient(name = "feed")
+  interface NewerFeed {
+    Flow.Publisher<String> headlines(String topic);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void refusalsBeforeTheStreamStartsReachTheSubscriberAsTypedExceptions(Transport transport)
+      throws Exception {
+    try (Pair pair =
+        new Pair(
+            transport,
+            new FeedService.Impl(),
+            server ->
+                server.intercept(
+                    (call, next) -> {
+                      if (call.method().equals("counting")
+                          && !"secret".equals(call.metadata().get("token"))) {
+                        throw new UnauthenticatedException("a token is required");
+                      }
+                      return next.proceed();
+                    }),
+            client -> client)) {
+      Recorder<String> unknown = new Recorder<>(1);
+      pair.client.create(NewerFeed.class).headlines("x").subscribe(unknown);
+      NotFoundException notFound = assertInstanceOf(NotFoundException.class, unknown.failure());
+      assertEquals(
+          "feed/headlines failed on " + pair.address + ": service 'feed' has no method 'headlines'",
+          notFound.getMessage());
+
+      Recorder<Long> anonymous = new Recorder<>(1);
+      pair.feed().counting().subscribe(anonymous);
+      UnauthenticatedException refused =
+          assertInstanceOf(UnauthenticatedException.class, anonymous.failure());
+      assertEquals(
+          "feed/counting failed on " + pair.address + ": a token is required", refused.getMessage());
+      assertEquals(List.of(), anonymous.items);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void openStreamsCountAgainstTheCallsInFlightOfAConnection(Transport transport) throws Exception {
+    FeedService.Impl service = new FeedService.Impl();
+    try (Pair pair =
+        new Pair(transport, service, server -> server.maxConcurrentCallsPerConnection(1), c -> c)) {
+      Recorder<Long> open = new Recorder<>(1);
+      pair.feed().held().subscribe(open);
+      assertTrue(service.held.subscribed.await(WAIT, TimeUnit.SECONDS));
+      Recorder<String> second = new Recorder<>(1);
+      pair.feed().words(1).subscribe(second);
+      ResourceExhaustedException exhausted =
+          assertInstanceOf(ResourceExhaustedException.class, second.failure());
+      assertEquals(
+          "feed/words failed on " + pair.address + ": too many calls in flight on this connection"
+              + " (limit 1); feed/words was not processed",
+          exhausted.getMessage());
+      service.held.complete();
+      open.awaitCompletion();
+      Recorder<String> third = new Recorder<>(1);
+      pair.feed().words(1).subscribe(third);
+      third.awaitCompletion();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aStreamsOwnTimeoutBoundsTheWholeStreamOnBothSides(Transport transport) throws Exception {
+    FeedService.Impl service = new FeedService.Impl();
+    try (Pair pair = new Pair(transport, service)) {
+      Recorder<Long> recorder = new Recorder<>(1);
+      pair.feed().expiring().subscribe(recorder);
+      CallTimeoutException timedOut = assertInstanceOf(CallTimeoutException.class, recorder.failure());
+      // The same whether the client's timer or the server's STREAM_END TIMEOUT came first.
+      assertEquals(
+          "feed/expiring timed out after 300 ms waiting for " + pair.address, timedOut.getMessage());
+      assertTrue(service.expiring.cancelled.await(WAIT, TimeUnit.SECONDS), "the server cancelled it");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void theClientsDefaultTimeoutDoesNotApplyToAStream(Transport transport) throws Exception {
+    List<Optional<Duration>> remaining = new CopyOnWriteArrayList<>();
+    try (Pair pair =
+        new Pair(
+            transport,
+            new FeedService.Impl(),
+            server ->
+                server.intercept(
+                    (call, next) -> {
+                      remaining.add(call.timeRemaining());
+                      return next.proceed();
+                    }),
+            client -> client.defaultTimeout(Duration.ofSeconds(7)))) {
+      Recorder<String> recorder = new Recorder<>(1);
+      pair.feed().words(1).subscribe(recorder);
+      recorder.awaitCompletion();
+      pair.feed().echo("unary");
+      assertEquals(2, remaining.size());
+      assertEquals(Optional.empty(), remaining.get(0), "a stream without a timeout of its own");
+      assertTrue(remaining.get(1).isPresent(), "the unary call has the default timeout");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aLostConnectionFailsTheStreamOnBothSides(Transport transport) throws Exception {
+    FeedService.Impl service = new FeedService.Impl();
+    try (Pair pair = new Pair(transport, service)) {
+      Recorder<Long> recorder = new Recorder<>(4);
+      pair.feed().held().subscribe(recorder);
+      assertTrue(service.held.subscribed.await(WAIT, TimeUnit.SECONDS));
+      pair.client.close();
+      UnavailableException lost = assertInstanceOf(UnavailableException.class, recorder.failure());
+      assertEquals(
+          "connection to " + pair.address + " closed while feed/held was in flight: the client is"
+              + " closed",
+          lost.getMessage());
+      assertTrue(service.held.cancelled.await(WAIT, TimeUnit.SECONDS), "the server cancelled it");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aShutdownLetsOpenStreamsGoOnWithinTheGracePeriodThenEndsThemUnavailable(
+      Transport transport) throws Exception {
+    FeedService.Impl service = new FeedService.Impl();
+    try (Pair pair =
+        new Pair(
+            transport, service, server -> server.shutdownGracePeriod(Duration.ofMillis(500)), c -> c)) {
+      Recorder<Long> recorder = new Recorder<>(10);
+      pair.feed().held().subscribe(recorder);
+      assertTrue(service.held.subscribed.await(WAIT, TimeUnit.SECONDS));
+      CompletableFuture<Void> stopping =
+          CompletableFuture.runAsync(pair.server::stop, ThreadPerTask.EXECUTOR);
+      while (pair.server.isRunning()) {
+        Thread.onSpinWait();
+      }
+      service.held.push(7); // after GOAWAY: the stream goes on
+      UnavailableException ended = assertInstanceOf(UnavailableException.class, recorder.failure());
+      assertEquals(
+          "feed/held failed on " + pair.address
+              + ": the server is shutting down; feed/held was ended",
+          ended.getMessage());
+      assertEquals(List.of(7L), recorder.items);
+      assertTrue(service.held.cancelled.await(WAIT, TimeUnit.SECONDS));
+      stopping.get(WAIT, TimeUnit.SECONDS);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void interceptorsOnBothSidesSeeAStreamAsOneCallThatEndsWithIt(Transport transport)
+      throws Exception {
+    FeedService.Impl service = new FeedService.Impl();
+    List<String> serverEvents = new CopyOnWriteArrayList<>();
+    List<String> clientEvents = new CopyOnWriteArrayList<>();
+    java.util.concurrent.Semaphore ends = new java.util.concurrent.Semaphore(0);
+    try (Pair pair =
+        new Pair(
+            transport,
+            service,
+            server ->
+                server.intercept(
+                    (call, next) -> {
+                      serverEvents.add("start " + call.method());
+                      return next.proceed()
+                          .whenComplete(
+                              (value, failure) ->
+                                  serverEvents.add(
+                                      "end " + call.method() + " after " + service.held.emitted.get()
+                                          + "/" + call.streamMessages()
+                                          + (failure == null ? "" : " " + failure.getClass().getSimpleName())))
+                          .whenComplete((value, failure) -> ends.release());
+                    }),
+            client ->
+                client.intercept(
+                    new ClientInterceptor() {
+                      @Override
+                      public void onStart(ClientCall call) {
+                        clientEvents.add("start " + call.method());
+                      }
+
+                      @Override
+                      public void onEnd(ClientCall call, CallResult result) {
+                        clientEvents.add(
+                            "end " + call.method() + " " + result.status() + " after "
+                                + call.streamMessages());
+                        ends.release();
+                      }
+                    }))) {
+      Recorder<Long> completed = new Recorder<>(3);
+      pair.feed().held().subscribe(completed);
+      assertTrue(service.held.subscribed.await(WAIT, TimeUnit.SECONDS));
+      assertEquals(List.of("start held"), serverEvents);
+      service.held.push(1);
+      service.held.push(2);
+      service.held.complete();
+      completed.awaitCompletion();
+      assertTrue(ends.tryAcquire(2, WAIT, TimeUnit.SECONDS), "both sides saw the end");
+      assertEquals(List.of("start held", "end held after 2/2"), serverEvents);
+      assertEquals(List.of("start held", "end held OK after 2"), clientEvents);
+
+      Recorder<String> cancelled = new Recorder<>(Long.MAX_VALUE);
+      pair.feed().failing(5, false).subscribe(cancelled);
+      RemoteFailureException failed = assertInstanceOf(RemoteFailureException.class, cancelled.failure());
+      assertEquals("java.lang.IllegalStateException", failed.remoteClassName());
+      assertTrue(ends.tryAcquire(2, WAIT, TimeUnit.SECONDS), "both sides saw the end");
+      assertEquals("end failing " + StatusCode.REMOTE_FAILURE + " after 5", clientEvents.get(3));
+    }
+  }
+}
