@@ -75,6 +75,11 @@ final class CallInput {
       JsonWire wire,
       String json,
       Duration timeout) {
+    if (method.resultType().startsWith("stream<")) {
+      throw UserError.usage(service.name() + "/" + method.name() + " is a server stream (it returns "
+          + method.resultType() + "); rpcx calls methods with one reply only: call it from Java"
+          + " (docs/STREAMING.md)");
+    }
     JsonNode arguments = Json.parse(json, "arguments");
     List<ParameterDescription> parameters = method.parameters();
     String signature = service.name() + "/" + method.signature();

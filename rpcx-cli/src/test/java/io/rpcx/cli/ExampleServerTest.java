@@ -220,6 +220,9 @@ class ExampleServerTest {
         "call", address, "echo/shout", "[\"hi\"]");
     assertFails(2, "echo/echo takes 1 argument, got 2 (echo/echo(string text) -> string)",
         "call", address, "echo/echo", "[\"a\", \"b\"]");
+    assertFails(2, "orders/streamOrders is a server stream (it returns stream<OrderInfo>); rpcx"
+            + " calls methods with one reply only: call it from Java (docs/STREAMING.md)",
+        "call", address, "orders/streamOrders", "[3]");
     assertFails(2, "the arguments must be a JSON array of 2 arguments, got {\"id\":1} (messages/"
             + "update(int64 id, string text) -> bool)",
         "call", address, "messages/update", "{\"id\": 1}");

@@ -311,8 +311,7 @@ class MalformedInputTest {
   }
 
   @Test
-  void aStreamCancelFromAServerOrAStreamMessageForAUnaryCallClosesThatConnection()
-      throws Exception {
+  void aStreamCancelFromAServerClosesThatConnection() throws Exception {
     try (FakeServer server =
             new FakeServer((id, argument, out) -> FakeServer.frame(out, FrameType.STREAM_CANCEL, new byte[] {8, 1}));
         RpcxClient client =
@@ -324,18 +323,31 @@ class MalformedInputTest {
               + " server at 127.0.0.1:" + server.port() + " sent an unexpected frame STREAM_CANCEL",
           e.getMessage());
     }
+  }
+
+  /**
+   * A server that streams what the client calls for one reply disagrees with it on the method (its
+   * interface changed on one side): that call fails, and the connection's other calls go on.
+   */
+  @Test
+  void aStreamAnsweringAUnaryCallFailsOnlyThatCall() throws Exception {
     try (FakeServer server =
             new FakeServer(
-                (id, argument, out) -> FakeServer.frame(out, FrameType.STREAM_MESSAGE, FakeServer.reply(id, argument)));
+                (id, argument, out) ->
+                    FakeServer.frame(
+                        out,
+                        argument.startsWith("stream") ? FrameType.STREAM_MESSAGE : FrameType.REPLY,
+                        FakeServer.reply(id, argument)));
         RpcxClient client =
             RpcxClient.builder().target("127.0.0.1", server.port()).defaultTimeout(Duration.ofSeconds(5)).build()) {
-      InternalErrorException e =
-          assertThrows(InternalErrorException.class, () -> client.create(EchoService.class).echo("x"));
+      EchoService echo = client.create(EchoService.class);
+      InternalErrorException e = assertThrows(InternalErrorException.class, () -> echo.echo("stream me"));
       assertEquals(
-          "connection to 127.0.0.1:" + server.port() + " closed while echo/echo was in flight: the"
-              + " server at 127.0.0.1:" + server.port() + " sent STREAM_MESSAGE for echo/echo, which"
+          "the server at 127.0.0.1:" + server.port() + " sent STREAM_MESSAGE for echo/echo, which"
               + " is not a stream",
           e.getMessage());
+      assertEquals("still here", echo.echo("still here"));
+      assertEquals(1, client.stats().openConnections(), "the connection was kept");
     }
   }
 

@@ -433,7 +433,15 @@ final class ClientConnection implements CallOwner {
       return;
     }
     if (!outbound.call.streamMessage(envelope, payload)) {
-      closeWith(notAStream(outbound, "STREAM_MESSAGE"));
+      // The server streams what this client calls for one reply: the two sides disagree on the
+      // method (its interface changed on one of them). That call fails and the server is told to
+      // stop; the connection and its other calls go on.
+      int id = envelope.requestId();
+      pending.answered(id);
+      channel.writeAndFlush(
+          encodeControl(FrameType.STREAM_CANCEL, out -> StreamFrames.writeCancel(out, id, "")));
+      outbound.call.fail(notAStream(outbound, "STREAM_MESSAGE"));
+      closeIfDrained();
     }
   }
 
@@ -455,7 +463,9 @@ final class ClientConnection implements CallOwner {
       return; // cancelled while this was on its way
     }
     if (!outbound.call.model().isServerStream()) {
-      closeWith(notAStream(outbound, "STREAM_END"));
+      pending.answered(end.streamId()); // the server ended the call: it fails, the connection stays
+      outbound.call.fail(notAStream(outbound, "STREAM_END"));
+      closeIfDrained();
       return;
     }
     pending.answered(end.streamId());

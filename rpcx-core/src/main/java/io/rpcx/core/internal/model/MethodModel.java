@@ -110,8 +110,8 @@ public final class MethodModel {
     }
     return new MethodModel(
         service, name, null, codecs, names,
-        (ValueCodec<Object>) (ValueCodec<?>) new RawValueCodec(resultType), true, timeoutMillis,
-        List.of(), idempotent, true, -1);
+        (ValueCodec<Object>) (ValueCodec<?>) new RawValueCodec(resultType), true, false, false,
+        timeoutMillis, List.of(), idempotent, true, -1);
   }
 
   /**
