@@ -50,7 +50,7 @@ public class Target {
     deployment = Deployment.start(s);
     client = deployment.client();
     // One checked call, so a broken system fails here rather than in the first iteration.
-    w.newCall().invoke(client);
+    client.newCall(w).invoke();
   }
 
   /** Closes the client and the server. */
