@@ -30,7 +30,8 @@ public final class Systems {
     register(new GrpcSystem());
     register(new DubboSystem());
     register(new FeignSystem());
-    register(new NettySystem());
+    register(NettySystem.batching());
+    register(NettySystem.flushingPerCall());
     register(RpcxSystem.withWorkerPool());
     register(RpcxSystem.onEventLoop());
     register(RpcxSystem.observed(Observability.METERS));
