@@ -27,7 +27,8 @@ public final class Systems {
   private static final Map<String, BenchmarkSystem> SYSTEMS = new LinkedHashMap<>();
 
   static {
-    register(new GrpcSystem());
+    register(GrpcSystem.withPojos());
+    register(GrpcSystem.withNativeMessages());
     register(new DubboSystem());
     register(new FeignSystem());
     register(NettySystem.batching());

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class Target {
 
   /** A name registered in {@link Systems}. */
-  @Param({"rpcx", "grpc", "dubbo", "feign", "netty"})
+  @Param({"rpcx", "grpc", "grpc-native", "dubbo", "feign", "netty"})
   public String system;
 
   /** A {@link Workload#id()}. */

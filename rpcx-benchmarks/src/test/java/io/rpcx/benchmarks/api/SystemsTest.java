@@ -35,6 +35,7 @@ class SystemsTest {
         "rpcx-tracing",
         "rpcx-tracing-unsampled",
         "grpc",
+        "grpc-native",
         "dubbo",
         "feign"
       })
@@ -103,8 +104,9 @@ class SystemsTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Systems.get("thrift"));
     assertEquals(
-        "unknown system 'thrift'; registered: grpc, dubbo, feign, netty, netty-flush-per-call,"
-            + " rpcx, rpcx-direct, rpcx-meters, rpcx-metrics, rpcx-tracing, rpcx-tracing-unsampled",
+        "unknown system 'thrift'; registered: grpc, grpc-native, dubbo, feign, netty,"
+            + " netty-flush-per-call, rpcx, rpcx-direct, rpcx-meters, rpcx-metrics, rpcx-tracing,"
+            + " rpcx-tracing-unsampled",
         e.getMessage());
   }
 }
