@@ -5,7 +5,7 @@
 # stress-quick ~8, stress-990 ~40); run it on an otherwise idle machine.
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
 #   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order; also
-#     "observability", ~10 min, not in the default list)
+#     "observability", ~10 min, and "baselines", ~30 min, not in the default list)
 #   MATRIX_ARGS="-f 1 -wi 2 -w 3s -i 3 -r 4s" (default) JMH lengths of the matrix phase
 #   STRESS_RUNS=10 (default, the paper's) runs per cell of stress-990, the first dropped
 set -euo pipefail
@@ -48,6 +48,22 @@ for phase in $phases; do
         -p system=rpcx,grpc -f 3 -wi 3 -w 3s -i 5 -r 3s
       jmh targets-bytes1m-1t 'ThroughputBenchmark.threads001' -p workload=bytes1m \
         -p system=rpcx,netty -f 3 -wi 3 -w 3s -i 5 -r 3s
+      ;;
+    baselines)
+      # Issue 18's strongest baselines beside RPCX, 3 forks per cell: netty (the floor: callers'
+      # frames batched, one flush per event-loop turn) and the labelled netty-flush-per-call that
+      # the older tables used; grpc-native (generated messages, no conversion) beside grpc (POJOs).
+      # Every fork gets RpcBenchmark's -Xms4g -Xmx4g -XX:+AlwaysPreTouch (no -jvmArgsAppend here,
+      # which would replace them).
+      jmh baselines-echo16-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
+        -p system=netty,netty-flush-per-call,rpcx,rpcx-direct,grpc,grpc-native \
+        -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh baselines-latency-1t 'LatencyBenchmark.threads001' -p workload=echo16 \
+        -p system=netty,netty-flush-per-call,rpcx,grpc,grpc-native -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh baselines-orders-32t 'ThroughputBenchmark.threads032' -p workload=order,orders \
+        -p system=rpcx,grpc,grpc-native -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh baselines-bytes1m-1t 'ThroughputBenchmark.threads001' -p workload=bytes1m \
+        -p system=netty,netty-flush-per-call,rpcx -f 3 -wi 3 -w 3s -i 5 -r 3s
       ;;
     observability)
       # What observing calls costs: rpcx-micrometer on both sides with a Prometheus registry, its
@@ -95,7 +111,7 @@ for json in "$out"/jmh-*.json; do
   gzip -f "$json"
 done
 files=("$out"/jmh-matrix-*.json.gz "$out"/jmh-codec*.json.gz "$out"/jmh-targets-*.json.gz
-  "$out"/jmh-observability-*.json.gz)
+  "$out"/jmh-observability-*.json.gz "$out"/jmh-baselines-*.json.gz)
 if ((${#files[@]})); then
   java -cp "$jar" io.rpcx.benchmarks.report.JmhSummary "${files[@]}" > "$out/summary.md"
   echo "tables: $out/summary.md"

@@ -27,10 +27,12 @@ public final class Systems {
   private static final Map<String, BenchmarkSystem> SYSTEMS = new LinkedHashMap<>();
 
   static {
-    register(new GrpcSystem());
+    register(GrpcSystem.withPojos());
+    register(GrpcSystem.withNativeMessages());
     register(new DubboSystem());
     register(new FeignSystem());
-    register(new NettySystem());
+    register(NettySystem.batching());
+    register(NettySystem.flushingPerCall());
     register(RpcxSystem.withWorkerPool());
     register(RpcxSystem.onEventLoop());
     register(RpcxSystem.observed(Observability.METERS));

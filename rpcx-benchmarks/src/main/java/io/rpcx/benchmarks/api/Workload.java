@@ -35,10 +35,13 @@ public enum Workload {
    */
   CRUD("crud", true, () -> "Hello from the CRUD workload");
 
-  /** One operation of a workload, bound to one benchmark thread. Not thread-safe. */
+  /**
+   * One operation of a workload, bound to one client and one benchmark thread; made by {@link
+   * BenchmarkClient#newCall}. Not thread-safe.
+   */
   public interface Call {
-    /** Makes one remote call on {@code client} and returns its checked reply. */
-    Object invoke(BenchmarkClient client);
+    /** Makes one remote call and returns its checked reply. */
+    Object invoke();
   }
 
   private final String id;
@@ -89,8 +92,11 @@ public enum Workload {
     return p;
   }
 
-  /** A new operation for one thread. */
-  public Call newCall() {
+  /**
+   * A new operation for one thread, through {@code client}'s POJO methods: what {@link
+   * BenchmarkClient#newCall} does unless a client overrides it.
+   */
+  public Call newCall(BenchmarkClient client) {
     Object p = payload();
     switch (this) {
       case ECHO_16B:
@@ -98,13 +104,13 @@ public enum Workload {
       case STRING_100K:
       case STRING_1M:
         String text = (String) p;
-        return client -> expectLength(client.echo(text).length(), text.length());
+        return () -> expectLength(client.echo(text).length(), text.length());
       case BYTES_1M:
         byte[] bytes = (byte[]) p;
-        return client -> expectLength(client.echoBytes(bytes).length, bytes.length);
+        return () -> expectLength(client.echoBytes(bytes).length, bytes.length);
       case ORDER:
         OrderInfo order = (OrderInfo) p;
-        return client -> {
+        return () -> {
           OrderInfo reply = client.loadOrder(order);
           if (reply.getOrderId() != order.getOrderId()
               || reply.getItems().size() != order.getItems().size()) {
@@ -115,15 +121,20 @@ public enum Workload {
       case ORDERS_100:
         @SuppressWarnings("unchecked")
         List<OrderInfo> orders = (List<OrderInfo>) p;
-        return client -> expectLength(client.loadOrders(orders).size(), orders.size());
+        return () -> expectLength(client.loadOrders(orders).size(), orders.size());
       case CRUD:
-        return new CrudCycle((String) p);
+        return new CrudCycle(client, (String) p);
       default:
         throw new AssertionError(this);
     }
   }
 
-  private static Object expectLength(int actual, int expected) {
+  /**
+   * Checks an echo's reply size: a string's length, an array's length or a list's size.
+   *
+   * @throws IllegalStateException if it differs from what was sent
+   */
+  public static Object expectLength(int actual, int expected) {
     if (actual != expected) {
       throw new IllegalStateException(
           "echo returned " + actual + " elements, expected " + expected);
@@ -133,16 +144,18 @@ public enum Workload {
 
   /** Create, update, findById, remove, again and again, on the message this thread created last. */
   private static final class CrudCycle implements Call {
+    private final BenchmarkClient client;
     private final String text;
     private int step;
     private long id;
 
-    CrudCycle(String text) {
+    CrudCycle(BenchmarkClient client, String text) {
+      this.client = client;
       this.text = text;
     }
 
     @Override
-    public Object invoke(BenchmarkClient client) {
+    public Object invoke() {
       int current = step;
       step = (step + 1) & 3;
       switch (current) {

@@ -36,12 +36,33 @@ import java.util.concurrent.TimeUnit;
  * each call and back after it ({@link ProtoMapper}), which is what a gRPC user with a POJO domain
  * model does; the conversion is part of the measured cost. The server answers with the parsed
  * messages without converting them back to POJOs (see {@link GrpcBenchService}).
+ *
+ * <p>Two systems on the same server and channel: {@code grpc} makes the workloads' calls with
+ * POJOs, converted as above; {@code grpc-native} makes them as a user whose model is the generated
+ * messages, with messages built once per thread and passed to the stub directly, nothing converted
+ * in the measured call ({@link NativeCalls}, through {@link BenchmarkClient#newCall}). Its POJO
+ * methods convert as {@code grpc}'s do.
  */
 public final class GrpcSystem implements BenchmarkSystem {
+  private final boolean nativeMessages;
+
+  private GrpcSystem(boolean nativeMessages) {
+    this.nativeMessages = nativeMessages;
+  }
+
+  /** Callers hold POJOs; each call converts to and from the generated messages. */
+  public static GrpcSystem withPojos() {
+    return new GrpcSystem(false);
+  }
+
+  /** Callers hold the generated messages; nothing is converted in the measured call. */
+  public static GrpcSystem withNativeMessages() {
+    return new GrpcSystem(true);
+  }
 
   @Override
   public String name() {
-    return "grpc";
+    return nativeMessages ? "grpc-native" : "grpc";
   }
 
   @Override
@@ -50,7 +71,10 @@ public final class GrpcSystem implements BenchmarkSystem {
         + Versions.get("grpc")
         + ", HTTP/2 over grpc-netty-shaded, protobuf "
         + Versions.get("protobuf")
-        + ", default server executor, one channel, blocking stub";
+        + ", default server executor, one channel, blocking stub, "
+        + (nativeMessages
+            ? "callers pass and get generated messages"
+            : "callers' POJOs converted to and from messages");
   }
 
   @Override
@@ -93,17 +117,27 @@ public final class GrpcSystem implements BenchmarkSystem {
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
             .usePlaintext()
             .build();
-    return new Client(channel);
+    return new Client(channel, nativeMessages);
   }
 
-  /** Converts POJOs to messages and calls the blocking stub. */
+  /**
+   * Converts POJOs to messages and calls the blocking stub; with native messages, the workloads'
+   * calls skip the POJOs.
+   */
   private static final class Client implements BenchmarkClient {
     private final ManagedChannel channel;
     private final BenchGrpc.BenchBlockingStub stub;
+    private final boolean nativeMessages;
 
-    Client(ManagedChannel channel) {
+    Client(ManagedChannel channel, boolean nativeMessages) {
       this.channel = channel;
       this.stub = BenchGrpc.newBlockingStub(channel);
+      this.nativeMessages = nativeMessages;
+    }
+
+    @Override
+    public Workload.Call newCall(Workload workload) {
+      return nativeMessages ? NativeCalls.newCall(stub, workload) : workload.newCall(this);
     }
 
     @Override

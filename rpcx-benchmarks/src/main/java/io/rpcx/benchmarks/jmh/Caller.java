@@ -7,8 +7,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * One benchmark thread's {@link Workload.Call}: payload references and, for CRUD, the thread's
- * position in the create-update-find-remove cycle.
+ * One benchmark thread's {@link Workload.Call}, made by the trial's client ({@link
+ * io.rpcx.benchmarks.api.BenchmarkClient#newCall}): payload references in the form that client's
+ * users hold and, for CRUD, the thread's position in the create-update-find-remove cycle.
  */
 @State(Scope.Thread)
 public class Caller {
@@ -17,6 +18,6 @@ public class Caller {
   /** Builds this thread's call for the trial's workload. */
   @Setup(Level.Trial)
   public void prepare(Target target) {
-    call = Workload.byId(target.workload).newCall();
+    call = target.client.newCall(Workload.byId(target.workload));
   }
 }

@@ -31,19 +31,19 @@ public abstract class RpcBenchmark {
 
   @Benchmark
   @Threads(1)
-  public Object threads001(Target target, Caller caller) {
-    return caller.call.invoke(target.client);
+  public Object threads001(Caller caller) {
+    return caller.call.invoke();
   }
 
   @Benchmark
   @Threads(32)
-  public Object threads032(Target target, Caller caller) {
-    return caller.call.invoke(target.client);
+  public Object threads032(Caller caller) {
+    return caller.call.invoke();
   }
 
   @Benchmark
   @Threads(128)
-  public Object threads128(Target target, Caller caller) {
-    return caller.call.invoke(target.client);
+  public Object threads128(Caller caller) {
+    return caller.call.invoke();
   }
 }

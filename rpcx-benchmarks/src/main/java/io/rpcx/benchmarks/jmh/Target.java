@@ -17,14 +17,14 @@ import org.openjdk.jmh.annotations.TearDown;
  * and closed after it, and all benchmark threads share the client.
  *
  * <p>{@code system} and {@code workload} are JMH parameters: override them with {@code -p
- * system=grpc,netty -p workload=echo16}. Adding RPCX later means adding {@code "rpcx"} to the
- * {@code system} list (and registering it in {@link Systems}).
+ * system=grpc,netty -p workload=echo16}; any name registered in {@link Systems} works, such as
+ * {@code netty-flush-per-call} or {@code rpcx-direct}, which are not in the default list.
  */
 @State(Scope.Benchmark)
 public class Target {
 
   /** A name registered in {@link Systems}. */
-  @Param({"rpcx", "grpc", "dubbo", "feign", "netty"})
+  @Param({"rpcx", "grpc", "grpc-native", "dubbo", "feign", "netty"})
   public String system;
 
   /** A {@link Workload#id()}. */
@@ -50,7 +50,7 @@ public class Target {
     deployment = Deployment.start(s);
     client = deployment.client();
     // One checked call, so a broken system fails here rather than in the first iteration.
-    w.newCall().invoke(client);
+    client.newCall(w).invoke();
   }
 
   /** Closes the client and the server. */

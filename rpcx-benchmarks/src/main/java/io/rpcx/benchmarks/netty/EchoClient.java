@@ -13,38 +13,73 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
-import java.io.IOException;
+import io.netty.util.internal.PlatformDependent;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The client of {@link EchoServer}: one connection shared by all calling threads, replies matched
- * to calls by an {@code int} id in a map of pending futures, each request written and flushed at
- * once. The pending map belongs to this connection; when the connection closes, every pending call
- * fails.
+ * to calls by an {@code int} id in a map of pending futures. The pending map belongs to this
+ * connection; when the connection closes, every pending call fails, and calls made after that fail
+ * at once.
  *
- * <p>Thread-safe. Byte ownership: a request buffer is handed to Netty by {@code writeAndFlush}; a
- * reply frame is copied to a {@code byte[]} on the event loop and released there, so callers never
- * see a {@link ByteBuf}.
+ * <p>Two ways of sending, one per system:
+ *
+ * <ul>
+ *   <li>{@link #batching} (the floor, {@code netty}): a caller frames its request itself (length,
+ *       id, payload in one buffer) and puts it on a multi-producer queue; at most one drain task is
+ *       scheduled on the event loop at a time, and it writes every queued frame and flushes once.
+ *       However many callers send at once, the event loop makes one {@code write} system call per
+ *       turn.
+ *   <li>{@link #flushingPerCall} ({@code netty-flush-per-call}): each caller's request goes through
+ *       {@code writeAndFlush} with a {@code LengthFieldPrepender}, one flush per call, as the raw
+ *       Netty baseline was measured before issue 18.
+ * </ul>
+ *
+ * <p>Thread-safe. Byte ownership: a request buffer passes to the queue (batching) or to Netty
+ * ({@code writeAndFlush}); frames still queued when the connection is gone are released by {@link
+ * #close()}. A reply frame is copied to a {@code byte[]} on the event loop and released there, so
+ * callers never see a {@link ByteBuf}.
  */
 final class EchoClient implements AutoCloseable {
   private static final long TIMEOUT_SECONDS = 60;
 
+  private final boolean batching;
   private final EventLoopGroup group = NettyTransport.newGroup(1, "netty-echo-client");
   private final Map<Integer, CompletableFuture<byte[]>> pending = new ConcurrentHashMap<>();
   private final AtomicInteger ids = new AtomicInteger();
+  private final Queue<ByteBuf> outbound = PlatformDependent.newMpscQueue();
+  private final AtomicBoolean drainScheduled = new AtomicBoolean();
+  private final Runnable drain = this::drain;
   private final Channel channel;
 
-  EchoClient(int port) throws InterruptedException {
+  /** Set (before pending calls are failed) once the connection is gone; calls then fail at once. */
+  private volatile Throwable closed;
+
+  /** The floor's client: callers' frames queued and written by one task, one flush per turn. */
+  static EchoClient batching(int port) throws InterruptedException {
+    return new EchoClient(port, true);
+  }
+
+  /** The labelled variant: every request written and flushed by its caller. */
+  static EchoClient flushingPerCall(int port) throws InterruptedException {
+    return new EchoClient(port, false);
+  }
+
+  private EchoClient(int port, boolean batching) throws InterruptedException {
+    this.batching = batching;
     Bootstrap bootstrap =
         new Bootstrap()
             .group(group)
@@ -55,9 +90,12 @@ final class EchoClient implements AutoCloseable {
                   @Override
                   protected void initChannel(SocketChannel ch) {
                     ch.pipeline()
-                        .addLast(new LengthFieldBasedFrameDecoder(EchoServer.MAX_FRAME, 0, 4, 0, 4))
-                        .addLast(new LengthFieldPrepender(4))
-                        .addLast(new ReplyHandler());
+                        .addLast(
+                            new LengthFieldBasedFrameDecoder(EchoServer.MAX_FRAME, 0, 4, 0, 4));
+                    if (!batching) {
+                      ch.pipeline().addLast(new LengthFieldPrepender(4));
+                    }
+                    ch.pipeline().addLast(new ReplyHandler());
                   }
                 });
     try {
@@ -74,35 +112,59 @@ final class EchoClient implements AutoCloseable {
 
   /** Sends {@code text} as UTF-8 and returns the echoed text. */
   String echo(String text) {
-    ByteBuf request = channel.alloc().buffer(4 + ByteBufUtil.utf8Bytes(text));
-    request.writeInt(0);
+    ByteBuf request = newRequest(ByteBufUtil.utf8Bytes(text));
     ByteBufUtil.writeUtf8(request, text);
     return new String(call(request), StandardCharsets.UTF_8);
   }
 
   /** Sends {@code data} and returns the echoed bytes. */
   byte[] echo(byte[] data) {
-    ByteBuf request = channel.alloc().buffer(4 + data.length);
-    request.writeInt(0);
+    ByteBuf request = newRequest(data.length);
     request.writeBytes(data);
     return call(request);
   }
 
   /**
-   * Stamps a new id into the first 4 bytes of {@code request}, sends it and waits for the reply.
+   * A buffer for a payload of {@code payloadLength} bytes, its header written up to the id: the
+   * length prefix too when batching (the pipeline then has no prepender), the id's place only
+   * otherwise.
    */
+  private ByteBuf newRequest(int payloadLength) {
+    ByteBuf request;
+    if (batching) {
+      request = channel.alloc().buffer(8 + payloadLength);
+      request.writeInt(4 + payloadLength);
+    } else {
+      request = channel.alloc().buffer(4 + payloadLength);
+    }
+    request.writeInt(0);
+    return request;
+  }
+
+  /** Stamps a new id into {@code request}'s id field, sends it and waits for the reply. */
   private byte[] call(ByteBuf request) {
     int id = ids.incrementAndGet();
-    request.setInt(0, id);
     CompletableFuture<byte[]> reply = new CompletableFuture<>();
     pending.put(id, reply);
-    ChannelFuture write = channel.writeAndFlush(request);
-    write.addListener(
-        f -> {
-          if (!f.isSuccess()) {
-            fail(id, f.cause());
-          }
-        });
+    Throwable gone = closed;
+    if (gone != null) {
+      // The connection closed before this call was registered, so channelInactive missed it.
+      request.release();
+      fail(id, gone);
+    } else if (batching) {
+      request.setInt(4, id);
+      outbound.offer(request);
+      scheduleDrain();
+    } else {
+      request.setInt(0, id);
+      ChannelFuture write = channel.writeAndFlush(request);
+      write.addListener(
+          f -> {
+            if (!f.isSuccess()) {
+              fail(id, f.cause());
+            }
+          });
+    }
     try {
       return reply.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
@@ -118,6 +180,37 @@ final class EchoClient implements AutoCloseable {
     }
   }
 
+  /** Schedules the drain task unless one is scheduled and has not started draining yet. */
+  private void scheduleDrain() {
+    if (drainScheduled.compareAndSet(false, true)) {
+      try {
+        channel.eventLoop().execute(drain);
+      } catch (RejectedExecutionException e) {
+        // The event loop is shut down: nothing will ever write or answer.
+        failAll(new ClosedChannelException());
+        releaseQueued();
+      }
+    }
+  }
+
+  /**
+   * On the event loop: writes every queued frame, then flushes once. Frames queued while it runs
+   * are written in the same turn; a frame queued after the queue was found empty either sees the
+   * flag cleared and schedules the next task, or is picked up by the re-check below.
+   */
+  private void drain() {
+    ByteBuf frame;
+    while ((frame = outbound.poll()) != null) {
+      // A failed write closes the channel (exceptionCaught), which fails every pending call.
+      channel.write(frame, channel.voidPromise());
+    }
+    channel.flush();
+    drainScheduled.set(false);
+    if (!outbound.isEmpty()) {
+      scheduleDrain();
+    }
+  }
+
   private void fail(int id, Throwable cause) {
     CompletableFuture<byte[]> reply = pending.remove(id);
     if (reply != null) {
@@ -125,10 +218,25 @@ final class EchoClient implements AutoCloseable {
     }
   }
 
+  private void failAll(Throwable cause) {
+    closed = cause;
+    pending.keySet().forEach(id -> fail(id, cause));
+  }
+
+  private void releaseQueued() {
+    ByteBuf frame;
+    while ((frame = outbound.poll()) != null) {
+      frame.release();
+    }
+  }
+
+  /** Closes the connection, failing every pending call, and stops the event loop. */
   @Override
   public void close() {
     channel.close().syncUninterruptibly();
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    failAll(new ClosedChannelException());
+    releaseQueued();
   }
 
   /**
@@ -146,8 +254,7 @@ final class EchoClient implements AutoCloseable {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-      IOException closed = new ClosedChannelException();
-      pending.keySet().forEach(id -> fail(id, closed));
+      failAll(new ClosedChannelException());
       ctx.fireChannelInactive();
     }
 

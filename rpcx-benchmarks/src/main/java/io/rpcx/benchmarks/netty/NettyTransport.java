@@ -1,35 +1,29 @@
 package io.rpcx.benchmarks.netty;
 
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
+import io.rpcx.core.internal.transport.Transports;
 
-/** Native epoll where available (as RPCX chooses), NIO elsewhere. */
+/**
+ * The transport RPCX itself picks in this JVM ({@link Transports#choose}: epoll on Linux where its
+ * native library loads, kqueue on macOS, NIO elsewhere, or what {@code -Drpcx.transport=} asks
+ * for), so the raw Netty floor always runs on the same I/O as the RPCX systems it is compared with.
+ */
 final class NettyTransport {
-  static final boolean EPOLL = Epoll.isAvailable();
+  static final Transports TRANSPORT = Transports.choose(true);
 
   private NettyTransport() {}
 
   static EventLoopGroup newGroup(int threads, String name) {
-    IoHandlerFactory factory = EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-    return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), factory);
+    return TRANSPORT.newGroup(threads, name);
   }
 
   static Class<? extends SocketChannel> socketChannel() {
-    return EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+    return TRANSPORT.socketChannel();
   }
 
   static Class<? extends ServerSocketChannel> serverSocketChannel() {
-    return EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    return TRANSPORT.serverSocketChannel();
   }
 }

@@ -32,7 +32,15 @@ import java.util.zip.GZIPInputStream;
 public final class JmhSummary {
   /** Table columns, in this order; a system with no result in the files has no column. */
   private static final List<String> SYSTEMS =
-      List.of("rpcx", "rpcx-direct", "netty", "grpc", "dubbo", "feign");
+      List.of(
+          "rpcx",
+          "rpcx-direct",
+          "netty",
+          "netty-flush-per-call",
+          "grpc",
+          "grpc-native",
+          "dubbo",
+          "feign");
   private static final List<String> FRAMEWORKS = List.of("grpc", "dubbo", "feign");
   private static final List<String> WORKLOADS =
       List.of("echo16", "order", "orders", "string1k", "string100k", "string1m", "bytes1m", "crud");

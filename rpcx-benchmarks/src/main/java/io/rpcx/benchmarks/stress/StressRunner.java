@@ -147,7 +147,7 @@ final class StressRunner {
 
     @Override
     public void run() {
-      Workload.Call call = Workload.ECHO_16B.newCall();
+      Workload.Call call = shared.client.newCall(Workload.ECHO_16B);
       long[] mine = new long[shared.requests];
       int ok = 0;
       shared.ready.countDown();
@@ -156,7 +156,7 @@ final class StressRunner {
         for (int i = 0; i < shared.requests && !shared.stopped; i++) {
           long start = System.nanoTime();
           try {
-            call.invoke(shared.client);
+            call.invoke();
             mine[ok++] = System.nanoTime() - start;
           } catch (RuntimeException e) {
             shared.errors.incrementAndGet();

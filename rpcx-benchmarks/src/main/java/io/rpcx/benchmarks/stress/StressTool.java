@@ -196,9 +196,9 @@ public final class StressTool {
   private Deployment start(BenchmarkSystem system) throws Exception {
     Deployment deployment = Deployment.start(system);
     try {
-      Workload.Call call = Workload.ECHO_16B.newCall();
+      Workload.Call call = deployment.client().newCall(Workload.ECHO_16B);
       for (int i = 0; i < options.warmupCalls; i++) {
-        call.invoke(deployment.client());
+        call.invoke();
       }
       return deployment;
     } catch (RuntimeException e) {

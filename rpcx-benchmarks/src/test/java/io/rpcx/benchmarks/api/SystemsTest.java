@@ -35,6 +35,7 @@ class SystemsTest {
         "rpcx-tracing",
         "rpcx-tracing-unsampled",
         "grpc",
+        "grpc-native",
         "dubbo",
         "feign"
       })
@@ -67,9 +68,10 @@ class SystemsTest {
     }
   }
 
-  @Test
-  void rawNettyEchoesStringsAndBytesAndRefusesObjects() throws Exception {
-    try (Deployment d = Systems.start("netty")) {
+  @ParameterizedTest
+  @ValueSource(strings = {"netty", "netty-flush-per-call"})
+  void rawNettyEchoesStringsAndBytesAndRefusesObjects(String name) throws Exception {
+    try (Deployment d = Systems.start(name)) {
       BenchmarkClient client = d.client();
       assertEquals("grüße, 世界", client.echo("grüße, 世界"));
       byte[] bytes = Payloads.binary(100 * Payloads.KIB);
@@ -78,7 +80,7 @@ class SystemsTest {
           assertThrows(
               UnsupportedOperationException.class, () -> client.loadOrder(Payloads.order(1)));
       assertEquals(
-          "netty: loadOrder is not applicable (raw Netty only echoes strings and bytes)",
+          name + ": loadOrder is not applicable (raw Netty only echoes strings and bytes)",
           e.getMessage());
 
       everyWorkloadRuns(d);
@@ -89,9 +91,9 @@ class SystemsTest {
   private static void everyWorkloadRuns(Deployment d) {
     for (Workload workload : Workload.values()) {
       if (d.system().supports(workload)) {
-        Workload.Call call = workload.newCall();
+        Workload.Call call = d.client().newCall(workload);
         for (int i = 0; i < 8; i++) {
-          call.invoke(d.client());
+          call.invoke();
         }
       }
     }
@@ -102,8 +104,9 @@ class SystemsTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Systems.get("thrift"));
     assertEquals(
-        "unknown system 'thrift'; registered: grpc, dubbo, feign, netty, rpcx, rpcx-direct,"
-            + " rpcx-meters, rpcx-metrics, rpcx-tracing, rpcx-tracing-unsampled",
+        "unknown system 'thrift'; registered: grpc, grpc-native, dubbo, feign, netty,"
+            + " netty-flush-per-call, rpcx, rpcx-direct, rpcx-meters, rpcx-metrics, rpcx-tracing,"
+            + " rpcx-tracing-unsampled",
         e.getMessage());
   }
 }
