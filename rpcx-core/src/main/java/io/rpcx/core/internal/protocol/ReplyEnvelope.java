@@ -111,7 +111,8 @@ public final class ReplyEnvelope {
         (int) requestId, valueOffset, valueLength, code, message, exceptionClass);
   }
 
-  private static String cut(String text) {
+  /** An error text a peer sent, cut to {@link #MAX_ERROR_TEXT} characters (replies and streams alike). */
+  static String cut(String text) {
     return text.length() <= MAX_ERROR_TEXT ? text : text.substring(0, MAX_ERROR_TEXT) + "...";
   }
 

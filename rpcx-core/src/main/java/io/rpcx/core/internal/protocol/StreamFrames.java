@@ -121,7 +121,7 @@ public final class StreamFrames {
           messages = in.readUInt32();
         } else if (type == FrameType.STREAM_CANCEL
             && tag == ((CANCEL_MESSAGE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
-          message = cut(Utf8Strings.read(in));
+          message = ReplyEnvelope.cut(Utf8Strings.read(in));
         } else if (type == FrameType.STREAM_END
             && tag == ((END_ERROR << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
           int oldLimit = in.pushLimit(in.readRawVarint32());
@@ -136,10 +136,10 @@ public final class StreamFrames {
                 code = StatusCode.forNumber(in.readEnum());
                 break;
               case (ReplyWriter.ERROR_MESSAGE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-                message = cut(Utf8Strings.read(in));
+                message = ReplyEnvelope.cut(Utf8Strings.read(in));
                 break;
               case (ReplyWriter.ERROR_EXCEPTION_CLASS << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-                exceptionClass = cut(Utf8Strings.read(in));
+                exceptionClass = ReplyEnvelope.cut(Utf8Strings.read(in));
                 break;
               default:
                 Envelopes.skipField(in, errorTag);
@@ -162,12 +162,6 @@ public final class StreamFrames {
       message = "STREAM_END error with status OK";
     }
     return new StreamFrames(streamId, messages, code, message, exceptionClass);
-  }
-
-  private static String cut(String text) {
-    return text.length() <= ReplyEnvelope.MAX_ERROR_TEXT
-        ? text
-        : text.substring(0, ReplyEnvelope.MAX_ERROR_TEXT) + "...";
   }
 
   /** The stream: the {@code request_id} of its call. */
