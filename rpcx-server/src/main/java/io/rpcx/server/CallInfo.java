@@ -41,10 +41,20 @@ public interface CallInfo {
   RpcxContext context();
 
   /**
-   * The messages sent so far on a server stream (a method returning {@code Flow.Publisher} or
-   * {@code Stream}; docs/STREAMING.md), all of them once it has ended; 0 for any other call.
+   * The stream messages sent so far to the client (a method returning {@code Flow.Publisher} or
+   * {@code Stream}; docs/STREAMING.md), all of them once the call has ended; 0 for a call whose
+   * result is not a stream.
    */
-  default long streamMessages() {
+  default long streamMessagesSent() {
+    return 0;
+  }
+
+  /**
+   * The stream messages received so far from the client (a method taking a {@code
+   * Flow.Publisher} argument; docs/STREAMING.md), all of them once the call has ended; 0 for a
+   * call without a stream argument.
+   */
+  default long streamMessagesReceived() {
     return 0;
   }
 }

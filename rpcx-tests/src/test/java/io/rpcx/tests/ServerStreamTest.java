@@ -547,7 +547,7 @@ class ServerStreamTest {
                               (value, failure) ->
                                   serverEvents.add(
                                       "end " + call.method() + " after " + service.held.emitted.get()
-                                          + "/" + call.streamMessages()
+                                          + "/" + call.streamMessagesSent()
                                           + (failure == null ? "" : " " + failure.getClass().getSimpleName())))
                           .whenComplete((value, failure) -> ends.release());
                     }),
@@ -563,7 +563,7 @@ class ServerStreamTest {
                       public void onEnd(ClientCall call, CallResult result) {
                         clientEvents.add(
                             "end " + call.method() + " " + result.status() + " after "
-                                + call.streamMessages());
+                                + call.streamMessagesReceived());
                         ends.release();
                       }
                     }))) {

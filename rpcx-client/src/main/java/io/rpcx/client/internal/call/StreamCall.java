@@ -95,7 +95,7 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
   }
 
   @Override
-  public long streamMessages() {
+  public long streamMessagesReceived() {
     return received;
   }
 

@@ -386,7 +386,7 @@ final class ServerCall implements Runnable, CallInfo {
   }
 
   @Override
-  public long streamMessages() {
+  public long streamMessagesSent() {
     return stream == null ? 0 : stream.sent();
   }
 
