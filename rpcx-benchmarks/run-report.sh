@@ -5,7 +5,8 @@
 # stress-quick ~8, stress-990 ~40); run it on an otherwise idle machine.
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
 #   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order; also
-#     "observability", ~10 min, and "baselines", ~30 min, not in the default list)
+#     "observability", ~10 min, "baselines", ~40 min, "costs", ~25 min, and "warmup", ~6 min, not
+#     in the default list)
 #   MATRIX_ARGS="-f 1 -wi 2 -w 3s -i 3 -r 4s" (default) JMH lengths of the matrix phase
 #   STRESS_RUNS=10 (default, the paper's) runs per cell of stress-990, the first dropped
 set -euo pipefail
@@ -62,8 +63,31 @@ for phase in $phases; do
         -p system=netty,netty-flush-per-call,rpcx,grpc,grpc-native -f 3 -wi 3 -w 3s -i 5 -r 3s
       jmh baselines-orders-32t 'ThroughputBenchmark.threads032' -p workload=order,orders \
         -p system=rpcx,grpc,grpc-native -f 3 -wi 3 -w 3s -i 5 -r 3s
-      jmh baselines-bytes1m-1t 'ThroughputBenchmark.threads001' -p workload=bytes1m \
+      jmh baselines-echo16-128t 'ThroughputBenchmark.threads128' -p workload=echo16 \
+        -p system=netty,rpcx,grpc,grpc-native -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh baselines-bytes1m-1t 'ThroughputBenchmark.threads001' -p workload=bytes1m,string1m \
         -p system=netty,netty-flush-per-call,rpcx -f 3 -wi 3 -w 3s -i 5 -r 3s
+      ;;
+    costs)
+      # Issue 18: what a call costs, client and server together (they share the JVM): the JVM's
+      # CPU time per call over each measured iteration (ProcessCpuProfiler) and bytes allocated
+      # per call (-prof gc). Per-call norms, not throughput: 1 fork per cell; the scores of these
+      # runs are not reported.
+      costs_args=(-prof io.rpcx.benchmarks.jmh.ProcessCpuProfiler -prof gc -f 1 -wi 3 -w 3s -i 3 -r 3s)
+      jmh costs-32t 'ThroughputBenchmark.threads032' -p workload=echo16,order,orders,crud \
+        -p system=rpcx,netty,grpc,grpc-native,dubbo,feign "${costs_args[@]}"
+      jmh costs-1t 'ThroughputBenchmark.threads001' -p workload=string1m,bytes1m \
+        -p system=rpcx,netty,grpc,grpc-native,dubbo,feign "${costs_args[@]}"
+      ;;
+    warmup)
+      # Issue 18: the first seconds of a fresh JVM, echo16 at 32 threads, one-second iterations
+      # and no warm-up iterations; first without pre-touching the heap (as most services run),
+      # then with it. -jvmArgsAppend replaces RpcBenchmark's, which pre-touch.
+      warm_args=(-p workload=echo16 -p system=rpcx -f 3 -wi 0 -i 40 -r 1s)
+      jmh warmup-rpcx-no-pretouch 'ThroughputBenchmark.threads032' "${warm_args[@]}" \
+        -jvmArgsAppend '-Xms4g -Xmx4g'
+      jmh warmup-rpcx-pretouch 'ThroughputBenchmark.threads032' "${warm_args[@]}" \
+        -jvmArgsAppend '-Xms4g -Xmx4g -XX:+AlwaysPreTouch'
       ;;
     observability)
       # What observing calls costs: rpcx-micrometer on both sides with a Prometheus registry, its
@@ -111,7 +135,8 @@ for json in "$out"/jmh-*.json; do
   gzip -f "$json"
 done
 files=("$out"/jmh-matrix-*.json.gz "$out"/jmh-codec*.json.gz "$out"/jmh-targets-*.json.gz
-  "$out"/jmh-observability-*.json.gz "$out"/jmh-baselines-*.json.gz)
+  "$out"/jmh-observability-*.json.gz "$out"/jmh-baselines-*.json.gz "$out"/jmh-costs-*.json.gz
+  "$out"/jmh-warmup-*.json.gz)
 if ((${#files[@]})); then
   java -cp "$jar" io.rpcx.benchmarks.report.JmhSummary "${files[@]}" > "$out/summary.md"
   echo "tables: $out/summary.md"

@@ -54,8 +54,25 @@ public final class JmhSummary {
     int forks;
   }
 
+  /** What a call costs, from {@code -prof perfnorm} and {@code -prof gc}: both sides of the call. */
+  private static final class Cost {
+    /** CPU time per call in µs, of the whole JVM ({@code ProcessCpuProfiler}). */
+    double cpuMicros = Double.NaN;
+    /** Bytes allocated per call ({@code gc.alloc.rate.norm}). */
+    double bytes = Double.NaN;
+  }
+
+  /** A run without warm-up iterations: throughput by second since the fork started. */
+  private static final class WarmUp {
+    final List<double[]> forks = new ArrayList<>();
+  }
+
   /** By "Class.method|system|workload" or "Class.method|codec|shape". */
   private final Map<String, Cell> cells = new LinkedHashMap<>();
+  /** By "system|workload|threads"; from runs with the perfnorm and gc profilers. */
+  private final Map<String, Cost> costs = new LinkedHashMap<>();
+  /** By file name (without {@code jmh-} and the extension), from files named {@code jmh-warmup-*}. */
+  private final Map<String, WarmUp> warmUps = new LinkedHashMap<>();
 
   public static void main(String[] args) throws IOException {
     if (args.length == 0) {
@@ -77,6 +94,11 @@ public final class JmhSummary {
             : new FileInputStream(file)) {
       results = new ObjectMapper().readTree(in);
     }
+    String base = file.getName().replaceFirst("^jmh-", "").replaceFirst("\\.json(\\.gz)?$", "");
+    if (base.startsWith("warmup-")) {
+      readWarmUp(base, results);
+      return; // iterations without warm-up are not steady-state scores
+    }
     for (JsonNode result : results) {
       String benchmark = result.get("benchmark").asText();
       String[] parts = benchmark.split("\\.");
@@ -93,7 +115,28 @@ public final class JmhSummary {
       cell.p50 = percentiles.path("50.0").asDouble(Double.NaN);
       cell.p99 = percentiles.path("99.0").asDouble(Double.NaN);
       cell.forks = result.path("forks").asInt();
+      JsonNode secondary = result.path("secondaryMetrics");
+      if (secondary.has("cpu.time.norm") || secondary.has("gc.alloc.rate.norm")) {
+        Cost cost = new Cost();
+        cost.cpuMicros = secondary.path("cpu.time.norm").path("score").asDouble(Double.NaN);
+        cost.bytes = secondary.path("gc.alloc.rate.norm").path("score").asDouble(Double.NaN);
+        costs.put(first + "|" + second + "|" + parts[parts.length - 1], cost);
+        continue; // profilers slow the calls: the throughput of these runs is not reported
+      }
       cells.put(name + "|" + first + "|" + second, cell);
+    }
+  }
+
+  private void readWarmUp(String base, JsonNode results) {
+    WarmUp warmUp = warmUps.computeIfAbsent(base, key -> new WarmUp());
+    for (JsonNode result : results) {
+      for (JsonNode fork : result.path("primaryMetric").path("rawData")) {
+        double[] iterations = new double[fork.size()];
+        for (int i = 0; i < iterations.length; i++) {
+          iterations[i] = fork.get(i).asDouble();
+        }
+        warmUp.forks.add(iterations);
+      }
     }
   }
 
@@ -109,7 +152,98 @@ public final class JmhSummary {
       printLatency(threads);
     }
     printCodec();
+    printCosts();
+    printWarmUps();
     printTargets();
+  }
+
+  private void printCosts() {
+    if (costs.isEmpty()) {
+      return;
+    }
+    Set<String> rows = new LinkedHashSet<>();
+    List<String> systems = new ArrayList<>();
+    for (String system : SYSTEMS) {
+      for (String key : costs.keySet()) {
+        String[] parts = key.split("\\|");
+        if (parts[0].equals(system)) {
+          if (!systems.contains(system)) {
+            systems.add(system);
+          }
+        }
+      }
+    }
+    for (String workload : WORKLOADS) {
+      for (String key : costs.keySet()) {
+        String[] parts = key.split("\\|");
+        if (parts[1].equals(workload)) {
+          rows.add(workload + "|" + parts[2]);
+        }
+      }
+    }
+    System.out.printf(
+        "%n#### Cost per call, client and server together (CPU µs of the JVM per call /"
+            + " bytes allocated per call; lower is better)%n%n");
+    System.out.println(header("workload", systems, "rpcx ÷ grpc CPU", "rpcx ÷ grpc bytes"));
+    for (String row : rows) {
+      String[] parts = row.split("\\|");
+      StringBuilder line = new StringBuilder("| " + parts[0] + ", " + callers(parts[1]) + " |");
+      for (String system : systems) {
+        Cost cost = costs.get(system + "|" + row);
+        line.append(' ')
+            .append(cost == null ? "–" : micros1(cost.cpuMicros) + " / " + bytes(cost.bytes))
+            .append(" |");
+      }
+      Cost rpcx = costs.get("rpcx|" + row);
+      Cost grpc = costs.get("grpc|" + row);
+      boolean both = rpcx != null && grpc != null;
+      line.append(' ').append(both ? ratio(rpcx.cpuMicros / grpc.cpuMicros) : "–").append(" |");
+      line.append(' ').append(both ? ratio(rpcx.bytes / grpc.bytes) : "–").append(" |");
+      System.out.println(line);
+    }
+  }
+
+  /**
+   * Each warm-up run: the mean throughput of its first 10 one-second iterations against its last
+   * 10 (the steady state), over all forks.
+   */
+  private void printWarmUps() {
+    if (warmUps.isEmpty()) {
+      return;
+    }
+    System.out.printf("%n#### Warm-up (calls/s by second of a fresh JVM; all forks)%n%n");
+    System.out.println("| run | forks | seconds 1–10 | last 10 seconds | first ÷ last |");
+    System.out.println("|---|---:|---:|---:|---:|");
+    for (Map.Entry<String, WarmUp> entry : warmUps.entrySet()) {
+      double first = 0;
+      double last = 0;
+      int firstCount = 0;
+      int lastCount = 0;
+      for (double[] fork : entry.getValue().forks) {
+        for (int i = 0; i < fork.length; i++) {
+          if (i < 10) {
+            first += fork[i];
+            firstCount++;
+          }
+          if (i >= fork.length - 10 && i >= 10) {
+            last += fork[i];
+            lastCount++;
+          }
+        }
+      }
+      if (firstCount == 0 || lastCount == 0) {
+        continue;
+      }
+      first /= firstCount;
+      last /= lastCount;
+      System.out.printf(
+          "| %s | %d | %s | %s | %s |%n",
+          entry.getKey().substring("warmup-".length()),
+          entry.getValue().forks.size(),
+          number(first),
+          number(last),
+          ratio(first / last));
+    }
   }
 
   /** The systems that have a result for {@code benchmark}, in {@link #SYSTEMS} order. */
@@ -240,17 +374,32 @@ public final class JmhSummary {
     String t32 = "ThroughputBenchmark.threads032";
     String t1 = "ThroughputBenchmark.threads001";
     String l1 = "LatencyBenchmark.threads001";
-    addRatio(rows, "echo16, 32 threads: rpcx ÷ netty", t32, "echo16", "netty", 0.85, true, false);
-    // The issue's rough equivalents of 0.85 × netty, from its own measurement of the peers.
-    String rough = " (rough equivalent)";
-    addRatio(rows, "echo16, 32 threads: rpcx ÷ grpc" + rough, t32, "echo16", "grpc", 7, true, false);
-    addRatio(rows, "echo16, 32 threads: rpcx ÷ dubbo" + rough, t32, "echo16", "dubbo", 3.5, true, false);
-    addRatio(rows, "echo16, 32 threads: rpcx ÷ feign" + rough, t32, "echo16", "feign", 25, true, false);
-    addRatio(rows, "echo16, 1 thread, p50: rpcx ÷ grpc", l1, "echo16", "grpc", 0.5, false, true);
-    addRatio(rows, "echo16, 1 thread, p50: rpcx ÷ netty", l1, "echo16", "netty", 1.15, false, true);
-    addRatio(rows, "order, 32 threads: rpcx ÷ grpc", t32, "order", "grpc", 4, true, false);
-    addRatio(rows, "orders, 32 threads: rpcx ÷ grpc", t32, "orders", "grpc", 2, true, false);
+    String t128 = "ThroughputBenchmark.threads128";
+    // Issue 18's targets.
+    addRatio(rows, "echo16, 32 threads: rpcx ÷ netty", t32, "echo16", "netty", 0.9, true, false);
+    addRatio(rows, "echo16, 32 threads: rpcx ÷ grpc", t32, "echo16", "grpc", 5, true, false);
+    addRatio(rows, "echo16, 128 threads: rpcx ÷ netty", t128, "echo16", "netty", 0.9, true, false);
+    addRatio(rows, "echo16, 128 threads: rpcx ÷ grpc", t128, "echo16", "grpc", 5, true, false);
+    addRatio(rows, "order, 32 threads: rpcx ÷ grpc", t32, "order", "grpc", 4.5, true, false);
+    addRatio(rows, "order, 32 threads: rpcx ÷ grpc-native", t32, "order", "grpc-native", 4, true, false);
+    addRatio(rows, "orders, 32 threads: rpcx ÷ grpc-native", t32, "orders", "grpc-native", 2.5, true, false);
+    addRatio(rows, "string1m, 1 thread: rpcx ÷ netty", t1, "string1m", "netty", 0.8, true, false);
     addRatio(rows, "bytes1m, 1 thread: rpcx ÷ netty", t1, "bytes1m", "netty", 0.8, true, false);
+    addRatio(rows, "echo16, 1 thread, p50: rpcx ÷ grpc", l1, "echo16", "grpc", 0.45, false, true);
+    addRatio(rows, "echo16, 1 thread, p50: rpcx ÷ netty", l1, "echo16", "netty", 1.0, false, true);
+    for (String key : costs.keySet()) {
+      String[] parts = key.split("\\|");
+      Cost rpcx = costs.get("rpcx|" + parts[1] + "|" + parts[2]);
+      Cost grpc = costs.get("grpc|" + parts[1] + "|" + parts[2]);
+      if (!parts[0].equals("rpcx") || grpc == null) {
+        continue;
+      }
+      String cell = parts[1] + ", " + callers(parts[2]);
+      if (parts[1].equals("echo16")) {
+        addCost(rows, cell + ": CPU per call, rpcx ÷ grpc", rpcx.cpuMicros, grpc.cpuMicros, " µs", 0.25);
+      }
+      addCost(rows, cell + ": bytes per call, rpcx ÷ grpc", rpcx.bytes, grpc.bytes, " B", 0.5);
+    }
     if (rows.isEmpty()) {
       return;
     }
@@ -260,6 +409,20 @@ public final class JmhSummary {
     for (String[] row : rows) {
       System.out.println("| " + String.join(" | ", row) + " |");
     }
+  }
+
+  private static void addCost(
+      List<String[]> rows, String label, double rpcx, double grpc, String unit, double wanted) {
+    double ratio = rpcx / grpc;
+    rows.add(
+        new String[] {
+          label,
+          micros1(rpcx) + unit,
+          micros1(grpc) + unit,
+          ratio(ratio),
+          "≤ " + ratio(wanted),
+          ratio <= wanted ? "yes" : "**no**"
+        });
   }
 
   private void addRatio(
@@ -306,6 +469,14 @@ public final class JmhSummary {
 
   private static String micros(double value) {
     return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.0f", value);
+  }
+
+  private static String micros1(double value) {
+    return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.1f", value);
+  }
+
+  private static String bytes(double value) {
+    return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%,.0f B", value);
   }
 
   private static String ratio(double value) {
