@@ -39,8 +39,9 @@ import org.testng.annotations.Test;
  * #aCallTheServerFailsSignalsOnErrorAfterOnSubscribeOnceRequested} checks the same failing call
  * with a request. The TCK's seven {@code untested_} rules have no test and are skipped by it.
  *
- * <p>A TestNG test, run on the JUnit Platform by the TestNG engine. Every wait of the TCK is bounded
- * by its {@link TestEnvironment}'s timeouts, and every test by {@link #TEST_TIMEOUT_SECONDS}.
+ * <p>A TestNG test, run on the JUnit Platform by the TestNG engine. Every wait of the TCK is
+ * bounded by its {@link TestEnvironment}'s timeouts, and every test by {@link
+ * #TEST_TIMEOUT_SECONDS}.
  */
 public class RemotePublisherTckTest extends FlowPublisherVerification<Long> implements IHookable {
   private static final AtomicInteger NAMES = new AtomicInteger();
