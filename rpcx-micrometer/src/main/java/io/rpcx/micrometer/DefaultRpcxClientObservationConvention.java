@@ -7,8 +7,11 @@ import io.rpcx.client.ClientCall;
 /**
  * Observations of client calls named {@value RpcxKeys#CLIENT_CALL_DURATION} (a timer in seconds),
  * tagged {@code rpc.system.name}, {@code rpc.method}, {@code rpc.status_code}, {@code error.type},
- * {@code server.address} and {@code server.port}; spans named {@code service/method}. Extend it to
- * add tags; thread-safe. The key values of each method, server and outcome are made once and kept.
+ * {@code server.address} and {@code server.port}; spans named {@code service/method}. A stream
+ * call (docs/STREAMING.md) has, once it ended, the high-cardinality {@code
+ * rpcx.stream.messages.sent} and {@code rpcx.stream.messages.received} (those of the directions
+ * its method streams): span tags, never meter tags. Extend it to add tags; thread-safe. The key
+ * values of each method, server and outcome are made once and kept.
  */
 public class DefaultRpcxClientObservationConvention implements RpcxClientObservationConvention {
   /** The instance used when the user gives none. */
@@ -40,5 +43,26 @@ public class DefaultRpcxClientObservationConvention implements RpcxClientObserva
         .of(call)
         .get(
             server == null ? "" : server, result == null ? null : result.status(), RpcTags::client);
+  }
+
+  /**
+   * Once a stream call ended, the messages it sent and received ({@value
+   * RpcxKeys#STREAM_MESSAGES_SENT}, {@value RpcxKeys#STREAM_MESSAGES_RECEIVED}); nothing for a
+   * unary call.
+   */
+  @Override
+  public KeyValues getHighCardinalityKeyValues(RpcxClientContext context) {
+    if (context.result() == null) {
+      return KeyValues.empty();
+    }
+    ClientCall call = context.call();
+    StreamDirections streams = methods.of(call).streams(call.javaMethod());
+    return streams.any()
+        ? RpcTags.streamMessages(
+            streams.argument(),
+            call.streamMessagesSent(),
+            streams.result(),
+            call.streamMessagesReceived())
+        : KeyValues.empty();
   }
 }

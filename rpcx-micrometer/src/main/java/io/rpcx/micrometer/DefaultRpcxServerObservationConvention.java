@@ -1,14 +1,17 @@
 package io.rpcx.micrometer;
 
 import io.micrometer.common.KeyValues;
+import io.rpcx.server.CallInfo;
 
 /**
  * Observations of served calls named {@value RpcxKeys#SERVER_CALL_DURATION} (a timer in seconds),
  * tagged {@code rpc.system.name}, {@code rpc.method} ({@value RpcxKeys#OTHER} for a method the
  * server does not publish), {@code rpc.status_code} and {@code error.type}, with the client's
  * address as a high-cardinality {@code network.peer.address}; spans named {@code service/method}.
- * Extend it to add tags; thread-safe. The key values of each published method and outcome are made
- * once and kept.
+ * A stream call (docs/STREAMING.md) also has the high-cardinality {@code
+ * rpcx.stream.messages.sent} and {@code rpcx.stream.messages.received} (those of the directions
+ * its method streams; final once it ended). Extend it to add tags; thread-safe. The key values of
+ * each published method and outcome are made once and kept.
  */
 public class DefaultRpcxServerObservationConvention implements RpcxServerObservationConvention {
   /** The instance used when the user gives none. */
@@ -38,9 +41,28 @@ public class DefaultRpcxServerObservationConvention implements RpcxServerObserva
     return methods.of(context.service(), context.method(), context.isMethodKnown());
   }
 
+  /**
+   * The client's address; for a stream call, the messages it sent and received so far ({@value
+   * RpcxKeys#STREAM_MESSAGES_SENT}, {@value RpcxKeys#STREAM_MESSAGES_RECEIVED}), all of them when
+   * the observation stops.
+   */
   @Override
   public KeyValues getHighCardinalityKeyValues(RpcxServerContext context) {
     String address = context.remoteAddress();
-    return KeyValues.of(RpcxKeys.NETWORK_PEER_ADDRESS, address == null ? "unknown" : address);
+    KeyValues values =
+        KeyValues.of(RpcxKeys.NETWORK_PEER_ADDRESS, address == null ? "unknown" : address);
+    CallInfo call = context.getCarrier(); // null for a refused call, which streamed nothing
+    if (call == null) {
+      return values;
+    }
+    StreamDirections streams = method(context).streams(call.javaMethod());
+    return streams.any()
+        ? values.and(
+            RpcTags.streamMessages(
+                streams.result(),
+                call.streamMessagesSent(),
+                streams.argument(),
+                call.streamMessagesReceived()))
+        : values;
   }
 }

@@ -41,6 +41,21 @@ final class RpcTags {
         .and(outcome(status));
   }
 
+  /**
+   * A stream call's message counts as high-cardinality key values: those sent if it {@code sends}
+   * a stream from this side, those received if it {@code receives} one.
+   */
+  static KeyValues streamMessages(boolean sends, long sent, boolean receives, long received) {
+    KeyValues values = KeyValues.empty();
+    if (sends) {
+      values = values.and(RpcxKeys.STREAM_MESSAGES_SENT, Long.toString(sent));
+    }
+    if (receives) {
+      values = values.and(RpcxKeys.STREAM_MESSAGES_RECEIVED, Long.toString(received));
+    }
+    return values;
+  }
+
   /** {@code error.type} is {@code none} on success: every timer of a name has the same keys. */
   private static KeyValues outcome(StatusCode status) {
     return KeyValues.of(

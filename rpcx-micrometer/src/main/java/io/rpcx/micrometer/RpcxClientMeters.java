@@ -4,7 +4,6 @@ import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
 import io.rpcx.client.CallResult;
 import io.rpcx.client.ClientCall;
 import io.rpcx.client.ClientInterceptor;
@@ -26,12 +25,16 @@ import java.util.concurrent.TimeUnit;
  *     .build();
  * }</pre>
  *
- * <p>Each method, server and status has its timer, looked up once and kept; an attempt costs one
- * {@code Timer.record}.
+ * <p>A stream call (docs/STREAMING.md) also adds the messages it sent and received to the counters
+ * {@value RpcxKeys#CLIENT_STREAM_MESSAGES_SENT} and {@value
+ * RpcxKeys#CLIENT_STREAM_MESSAGES_RECEIVED} (those of the directions its method streams), with the
+ * timer's tags, when it ends. Each method,
+ * server and status has its timer and counters, looked up once and kept; an attempt costs one
+ * {@code Timer.record}, and a stream call's end one increment per direction.
  */
 public final class RpcxClientMeters implements ClientInterceptor {
   private final MeterRegistry registry;
-  private final MethodTable<Timer> timers = new MethodTable<>();
+  private final MethodTable<CallMeters> meters = new MethodTable<>();
 
   private RpcxClientMeters(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
@@ -45,17 +48,27 @@ public final class RpcxClientMeters implements ClientInterceptor {
   @Override
   public void onEnd(ClientCall call, CallResult result) {
     String server = call.server();
-    timers
-        .of(call)
-        .get(server == null ? "" : server, result.status(), this::timer)
-        .record(result.durationNanos(), TimeUnit.NANOSECONDS);
+    MethodValues<CallMeters> method = meters.of(call);
+    CallMeters ended = method.get(server == null ? "" : server, result.status(), this::meters);
+    ended.timer().record(result.durationNanos(), TimeUnit.NANOSECONDS);
+    StreamDirections streams = method.streams(call.javaMethod());
+    if (streams.any()) {
+      ended.countMessages(
+          streams.argument(),
+          call.streamMessagesSent(),
+          streams.result(),
+          call.streamMessagesReceived());
+    }
   }
 
-  private Timer timer(String method, String server, StatusCode status) {
-    return Timer.builder(RpcxKeys.CLIENT_CALL_DURATION)
-        .description("Duration of client call attempts")
-        .tags(tags(RpcTags.client(method, server, status)))
-        .register(registry);
+  private CallMeters meters(String method, String server, StatusCode status) {
+    return new CallMeters(
+        registry,
+        tags(RpcTags.client(method, server, status)),
+        RpcxKeys.CLIENT_CALL_DURATION,
+        "Duration of client call attempts",
+        RpcxKeys.CLIENT_STREAM_MESSAGES_SENT,
+        RpcxKeys.CLIENT_STREAM_MESSAGES_RECEIVED);
   }
 
   /** Micrometer tags of the same keys and values. */

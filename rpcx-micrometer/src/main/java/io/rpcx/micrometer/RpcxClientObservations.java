@@ -21,6 +21,9 @@ import java.util.Objects;
  * new RpcxClientMetrics(client).bindTo(meterRegistry);
  * }</pre>
  *
+ * <p>A stream call is one observation until it ends; the default convention then tags its span with
+ * the messages it sent and received, and {@link RpcxStreamMessagesHandler} counts them.
+ *
  * <p>The parent of a call's observation is the observation current on the calling thread, or, when
  * a call is made on another thread than the one serving a call, the served call's observation found
  * in its {@link RpcxContext} (carried by {@link RpcxContext#wrap} and {@link

@@ -44,5 +44,37 @@ public final class RpcxKeys {
   /** The name of the server's timer. */
   public static final String SERVER_CALL_DURATION = "rpc.server.call.duration";
 
+  /**
+   * The counter of the messages a client sent on its stream calls (a {@code Flow.Publisher}
+   * argument), added when each call ends. The OpenTelemetry conventions name no such meter.
+   */
+  public static final String CLIENT_STREAM_MESSAGES_SENT = "rpcx.client.stream.messages.sent";
+
+  /**
+   * The counter of the messages a client received on its stream calls (a {@code Flow.Publisher} or
+   * {@code Stream} result), added when each call ends.
+   */
+  public static final String CLIENT_STREAM_MESSAGES_RECEIVED =
+      "rpcx.client.stream.messages.received";
+
+  /** The counter of the messages a server sent on stream calls, added when each call ends. */
+  public static final String SERVER_STREAM_MESSAGES_SENT = "rpcx.server.stream.messages.sent";
+
+  /** The counter of the messages a server received on stream calls, added when each call ends. */
+  public static final String SERVER_STREAM_MESSAGES_RECEIVED =
+      "rpcx.server.stream.messages.received";
+
+  /**
+   * The messages a stream call sent, a high-cardinality key (a span tag) of its observation, on the
+   * side that sends a stream.
+   */
+  public static final String STREAM_MESSAGES_SENT = "rpcx.stream.messages.sent";
+
+  /**
+   * The messages a stream call received, a high-cardinality key (a span tag) of its observation, on
+   * the side that receives a stream.
+   */
+  public static final String STREAM_MESSAGES_RECEIVED = "rpcx.stream.messages.received";
+
   private RpcxKeys() {}
 }

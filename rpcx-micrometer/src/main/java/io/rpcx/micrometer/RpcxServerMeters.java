@@ -1,7 +1,6 @@
 package io.rpcx.micrometer;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.rpcx.core.StatusCode;
 import io.rpcx.server.CallInfo;
 import io.rpcx.server.RefusalListener;
@@ -29,13 +28,17 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>The timer starts when the first interceptor runs; a refused call is recorded with its status
- * and a duration of zero. Each method and status has its timer, looked up once and kept.
+ * and a duration of zero. A stream call (docs/STREAMING.md) also adds the messages it sent and
+ * received to the counters {@value RpcxKeys#SERVER_STREAM_MESSAGES_SENT} and {@value
+ * RpcxKeys#SERVER_STREAM_MESSAGES_RECEIVED} (those of the directions its method streams), with the
+ * timer's tags, when it ends. Each method and status has its timer and counters, looked up once and
+ * kept.
  */
 public final class RpcxServerMeters implements ServerInterceptor, RefusalListener {
   private final MeterRegistry registry;
   private static final Logger logger = LoggerFactory.getLogger(RpcxServerMeters.class);
 
-  private final MethodTable<Timer> timers = new MethodTable<>();
+  private final MethodTable<CallMeters> meters = new MethodTable<>();
   private volatile boolean failureLogged;
 
   private RpcxServerMeters(MeterRegistry registry) {
@@ -58,7 +61,8 @@ public final class RpcxServerMeters implements ServerInterceptor, RefusalListene
     try {
       stage = next.proceed();
     } catch (RuntimeException | Error e) {
-      record(call.service(), call.method(), true, RpcTags.status(e), System.nanoTime() - start);
+      long nanos = System.nanoTime() - start;
+      record(call.service(), call.method(), true, RpcTags.status(e), nanos, call);
       throw e;
     }
     return stage.whenComplete(
@@ -68,22 +72,40 @@ public final class RpcxServerMeters implements ServerInterceptor, RefusalListene
                 call.method(),
                 true,
                 failure == null ? StatusCode.OK : RpcTags.status(failure),
-                System.nanoTime() - start));
+                System.nanoTime() - start,
+                call));
   }
 
   @Override
   public void onRefused(RefusedCall call) {
-    record(call.service(), call.method(), call.isMethodKnown(), call.status(), 0);
+    record(call.service(), call.method(), call.isMethodKnown(), call.status(), 0, null);
   }
 
-  /** Records one call; a registry that fails is logged, never allowed to fail the call. */
+  /**
+   * Records one call: {@code served} is the call that ran (its stream messages are counted), null
+   * for one refused before it ran. A registry that fails is logged, never allowed to fail the call.
+   */
   private void record(
-      String service, String method, boolean published, StatusCode status, long nanos) {
+      String service,
+      String method,
+      boolean published,
+      StatusCode status,
+      long nanos,
+      CallInfo served) {
     try {
-      timers
-          .of(service, method, published)
-          .get("", status, this::timer)
-          .record(nanos, TimeUnit.NANOSECONDS);
+      MethodValues<CallMeters> values = meters.of(service, method, published);
+      CallMeters ended = values.get("", status, this::meters);
+      ended.timer().record(nanos, TimeUnit.NANOSECONDS);
+      if (served != null) {
+        StreamDirections streams = values.streams(served.javaMethod());
+        if (streams.any()) {
+          ended.countMessages(
+              streams.result(),
+              served.streamMessagesSent(),
+              streams.argument(),
+              served.streamMessagesReceived());
+        }
+      }
     } catch (RuntimeException e) {
       if (!failureLogged) {
         failureLogged = true;
@@ -92,10 +114,13 @@ public final class RpcxServerMeters implements ServerInterceptor, RefusalListene
     }
   }
 
-  private Timer timer(String method, String server, StatusCode status) {
-    return Timer.builder(RpcxKeys.SERVER_CALL_DURATION)
-        .description("Duration of served calls")
-        .tags(RpcxClientMeters.tags(RpcTags.server(method, status)))
-        .register(registry);
+  private CallMeters meters(String method, String server, StatusCode status) {
+    return new CallMeters(
+        registry,
+        RpcxClientMeters.tags(RpcTags.server(method, status)),
+        RpcxKeys.SERVER_CALL_DURATION,
+        "Duration of served calls",
+        RpcxKeys.SERVER_STREAM_MESSAGES_SENT,
+        RpcxKeys.SERVER_STREAM_MESSAGES_RECEIVED);
   }
 }

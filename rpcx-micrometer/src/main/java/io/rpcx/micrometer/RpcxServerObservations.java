@@ -26,7 +26,9 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>The timer starts when the first interceptor runs: the time a call waited for a worker thread
  * is not in it (see {@code rpcx.server.calls.queued}). Refused calls are recorded with no duration
- * worth the name and the status they were refused with.
+ * worth the name and the status they were refused with. A stream call is one observation until it
+ * ends; the default convention tags its span with the messages it sent and received, and {@link
+ * RpcxStreamMessagesHandler} counts them.
  */
 public final class RpcxServerObservations implements ServerInterceptor, RefusalListener {
   private final ObservationRegistry registry;

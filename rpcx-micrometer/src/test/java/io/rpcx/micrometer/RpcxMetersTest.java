@@ -1,9 +1,13 @@
 package io.rpcx.micrometer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -12,9 +16,12 @@ import io.rpcx.client.RpcxClient;
 import io.rpcx.core.NotFoundException;
 import io.rpcx.core.RemoteFailureException;
 import io.rpcx.server.RpcxServer;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,10 +29,13 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The meters without Observation record the same timers, under the same names and tags, as the
- * observations do; each method, server and status keeps its one timer.
+ * observations do; each method, server and status keeps its one timer. A stream call adds its
+ * messages to counters with the timer's tags when it ends, however it ends; a unary call has none.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class RpcxMetersTest {
+  /** How long a wait for a condition parks between looks. */
+  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private final MeterRegistry meters = new SimpleMeterRegistry();
   private RpcxServer server;
   private RpcxClient client;
@@ -120,9 +130,95 @@ class RpcxMetersTest {
     assertEquals(1, timer("rpc.client.call.duration", "elsewhere/hello", "NOT_FOUND").count());
   }
 
-  private static Set<String> tags(Timer timer) {
+  @Test
+  void aStreamCallCountsTheMessagesEachSideSentAndReceivedWithTheTimersTags() throws Exception {
+    Greeter greeter = client.create(Greeter.class);
+    Recorder<String> recorder = new Recorder<>(Long.MAX_VALUE);
+    greeter.words(5).subscribe(recorder);
+    assertNull(recorder.awaitEnd());
+    assertEquals(5, recorder.items.size());
+
+    Counter received = counter("rpcx.client.stream.messages.received", "greeter/words", "OK");
+    assertEquals(5.0, received.count());
+    assertEquals(tags(timer("rpc.client.call.duration", "greeter/words", "OK")), tags(received));
+    Counter sent = awaitCounter("rpcx.server.stream.messages.sent", "greeter/words", "OK", 5.0);
+    assertEquals(tags(timer("rpc.server.call.duration", "greeter/words", "OK")), tags(sent));
+    // A server stream sends nothing from the client: no counters for the directions it lacks.
+    assertNull(meters.find("rpcx.client.stream.messages.sent").meter());
+    assertNull(meters.find("rpcx.server.stream.messages.received").meter());
+
+    // A blocking Stream is the same call; the counters add up per method and status.
+    try (Stream<String> lines = greeter.lines(3)) {
+      assertEquals(3, lines.count());
+    }
+    assertEquals(
+        3.0, counter("rpcx.client.stream.messages.received", "greeter/lines", "OK").count());
+    greeter.words(2).subscribe(recorder = new Recorder<>(Long.MAX_VALUE));
+    assertNull(recorder.awaitEnd());
+    assertEquals(7.0, received.count());
+    awaitCounter("rpcx.server.stream.messages.sent", "greeter/words", "OK", 7.0);
+  }
+
+  @Test
+  void aUnaryCallHasNoStreamCounters() {
+    assertEquals("hello ann", client.create(Greeter.class).hello("ann"));
+    assertEquals(1, timer("rpc.server.call.duration", "greeter/hello", "OK").count());
+    List<Meter> all = meters.getMeters();
+    assertTrue(
+        all.stream().noneMatch(meter -> meter.getId().getName().contains("stream")),
+        all.stream().map(meter -> meter.getId().getName()).toList().toString());
+  }
+
+  @Test
+  void aCancelledStreamCountsTheMessagesBeforeTheCancelOnBothSides() throws Exception {
+    Recorder<String> recorder = new Recorder<>(3); // the server's credit: exactly 3
+    client.create(Greeter.class).endless().subscribe(recorder);
+    recorder.awaitItems(3);
+    recorder.subscription.cancel();
+    assertEquals(
+        3.0,
+        counter("rpcx.client.stream.messages.received", "greeter/endless", "CANCELLED").count());
+    assertEquals(1, timer("rpc.client.call.duration", "greeter/endless", "CANCELLED").count());
+    awaitCounter("rpcx.server.stream.messages.sent", "greeter/endless", "CANCELLED", 3.0);
+  }
+
+  @Test
+  void aFailedStreamCountsTheMessagesBeforeTheFailureOnBothSides() throws Exception {
+    Recorder<String> recorder = new Recorder<>(Long.MAX_VALUE);
+    client.create(Greeter.class).wordsThenFail(4).subscribe(recorder);
+    assertInstanceOf(RemoteFailureException.class, recorder.awaitEnd());
+    assertEquals(4, recorder.items.size());
+    Counter received =
+        counter("rpcx.client.stream.messages.received", "greeter/wordsThenFail", "REMOTE_FAILURE");
+    assertEquals(4.0, received.count());
+    assertEquals("REMOTE_FAILURE", received.getId().getTag("error.type"));
+    awaitCounter(
+        "rpcx.server.stream.messages.sent", "greeter/wordsThenFail", "REMOTE_FAILURE", 4.0);
+  }
+
+  private Counter counter(String name, String method, String status) {
+    return meters.get(name).tag("rpc.method", method).tag("rpc.status_code", status).counter();
+  }
+
+  /** The server counts a stream when it ends, which the client may see first: wait for it. */
+  private Counter awaitCounter(String name, String method, String status, double expected) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      Counter counter =
+          meters.find(name).tag("rpc.method", method).tag("rpc.status_code", status).counter();
+      if (counter != null && counter.count() == expected) {
+        return counter;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(name + " is " + (counter == null ? "absent" : counter.count()));
+      }
+      LockSupport.parkNanos(POLL_NANOS);
+    }
+  }
+
+  private static Set<String> tags(Meter meter) {
     Set<String> tags = new TreeSet<>();
-    timer.getId().getTags().forEach(tag -> tags.add(tag.getKey() + "=" + tag.getValue()));
+    meter.getId().getTags().forEach(tag -> tags.add(tag.getKey() + "=" + tag.getValue()));
     return tags;
   }
 }

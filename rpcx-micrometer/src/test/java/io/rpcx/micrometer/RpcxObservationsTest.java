@@ -1,9 +1,12 @@
 package io.rpcx.micrometer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -15,6 +18,7 @@ import io.rpcx.core.NotFoundException;
 import io.rpcx.core.RemoteFailureException;
 import io.rpcx.server.RpcxServer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,10 +26,13 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Every call is timed on both sides under the OpenTelemetry RPC names and tags, refused calls
- * included, and the gauges show what the client and server are doing.
+ * included, and the gauges show what the client and server are doing. A stream call's messages are
+ * tags of its spans and, with {@link RpcxStreamMessagesHandler}, counters.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class RpcxObservationsTest {
+  /** How long a wait for a condition parks between looks. */
+  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private final TestObservationRegistry observations = TestObservationRegistry.create();
   private final MeterRegistry meters = new SimpleMeterRegistry();
   private RpcxServer server;
@@ -33,7 +40,10 @@ class RpcxObservationsTest {
 
   @BeforeEach
   void start() {
-    observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+    observations
+        .observationConfig()
+        .observationHandler(new DefaultMeterObservationHandler(meters))
+        .observationHandler(new RpcxStreamMessagesHandler(meters));
     RpcxServer.Builder builder =
         RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(new Greeter.Impl());
     RpcxServerObservations.instrument(builder, observations);
@@ -156,6 +166,85 @@ class RpcxObservationsTest {
             .build();
     client.create(Greeter.class).hello("ann");
     assertEquals("a", meters.get("greeter.calls").timer().getId().getTag("tenant"));
+  }
+
+  @Test
+  void aStreamCallsMessagesAreSpanTagsAndCountersWithTheObservationsTags() throws Exception {
+    Recorder<String> recorder = new Recorder<>(Long.MAX_VALUE);
+    client.create(Greeter.class).words(5).subscribe(recorder);
+    assertNull(recorder.awaitEnd());
+    Counter received = counter("rpcx.client.stream.messages.received", "greeter/words", "OK");
+    assertEquals(5.0, received.count());
+    assertEquals("127.0.0.1", received.getId().getTag("server.address"));
+    assertEquals("none", received.getId().getTag("error.type"));
+    awaitCounter("rpcx.server.stream.messages.sent", "greeter/words", "OK", 5.0);
+    assertNull(meters.find("rpcx.client.stream.messages.sent").meter());
+    assertNull(meters.find("rpcx.server.stream.messages.received").meter());
+    TestObservationRegistryAssert.assertThat(observations)
+        .hasObservationWithNameEqualTo("rpc.client.call.duration")
+        .that()
+        .hasHighCardinalityKeyValue("rpcx.stream.messages.received", "5")
+        .doesNotHaveHighCardinalityKeyValueWithKey("rpcx.stream.messages.sent");
+    TestObservationRegistryAssert.assertThat(observations)
+        .hasObservationWithNameEqualTo("rpc.server.call.duration")
+        .that()
+        .hasHighCardinalityKeyValue("rpcx.stream.messages.sent", "5")
+        .doesNotHaveHighCardinalityKeyValueWithKey("rpcx.stream.messages.received");
+  }
+
+  @Test
+  void aUnaryCallHasNoStreamTagsOrCounters() {
+    client.create(Greeter.class).hello("ann");
+    assertEquals(1, timer("rpc.server.call.duration", "greeter/hello", "OK").count());
+    assertTrue(meters.find("rpcx.client.stream.messages.received").meters().isEmpty());
+    assertTrue(meters.find("rpcx.server.stream.messages.sent").meters().isEmpty());
+    TestObservationRegistryAssert.assertThat(observations)
+        .hasObservationWithNameEqualTo("rpc.client.call.duration")
+        .that()
+        .doesNotHaveHighCardinalityKeyValueWithKey("rpcx.stream.messages.received");
+  }
+
+  @Test
+  void cancelledAndFailedStreamsCountTheMessagesBeforeTheirEnd() throws Exception {
+    Greeter greeter = client.create(Greeter.class);
+    Recorder<String> cancelled = new Recorder<>(3);
+    greeter.endless().subscribe(cancelled);
+    cancelled.awaitItems(3);
+    cancelled.subscription.cancel();
+    assertEquals(
+        3.0,
+        counter("rpcx.client.stream.messages.received", "greeter/endless", "CANCELLED").count());
+    awaitCounter("rpcx.server.stream.messages.sent", "greeter/endless", "CANCELLED", 3.0);
+
+    Recorder<String> failed = new Recorder<>(Long.MAX_VALUE);
+    greeter.wordsThenFail(4).subscribe(failed);
+    assertInstanceOf(RemoteFailureException.class, failed.awaitEnd());
+    assertEquals(
+        4.0,
+        counter("rpcx.client.stream.messages.received", "greeter/wordsThenFail", "REMOTE_FAILURE")
+            .count());
+    awaitCounter(
+        "rpcx.server.stream.messages.sent", "greeter/wordsThenFail", "REMOTE_FAILURE", 4.0);
+  }
+
+  private Counter counter(String name, String method, String status) {
+    return meters.get(name).tag("rpc.method", method).tag("rpc.status_code", status).counter();
+  }
+
+  /** The server counts a stream when it ends, which the client may see first: wait for it. */
+  private void awaitCounter(String name, String method, String status, double expected) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      Counter counter =
+          meters.find(name).tag("rpc.method", method).tag("rpc.status_code", status).counter();
+      if (counter != null && counter.count() == expected) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(name + " is " + (counter == null ? "absent" : counter.count()));
+      }
+      LockSupport.parkNanos(POLL_NANOS);
+    }
   }
 
   private void awaitGauge(String name, double expected) {

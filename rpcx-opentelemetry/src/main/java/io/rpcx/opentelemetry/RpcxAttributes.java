@@ -1,6 +1,8 @@
 package io.rpcx.opentelemetry;
 
 import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.metrics.LongHistogram;
+import io.opentelemetry.api.metrics.Meter;
 import java.util.List;
 import java.util.Locale;
 
@@ -30,6 +32,17 @@ public final class RpcxAttributes {
   /** The server's port, on the client's spans and metrics. */
   public static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
 
+  /**
+   * The messages a stream call sent (docs/STREAMING.md), on the spans of the side that sends a
+   * stream: the client's for a {@code Flow.Publisher} argument, the server's for a stream result.
+   */
+  public static final AttributeKey<Long> STREAM_MESSAGES_SENT =
+      AttributeKey.longKey("rpcx.stream.messages.sent");
+
+  /** The messages a stream call received, on the spans of the side that receives a stream. */
+  public static final AttributeKey<Long> STREAM_MESSAGES_RECEIVED =
+      AttributeKey.longKey("rpcx.stream.messages.received");
+
   /** The client's address, on the server's spans. */
   public static final AttributeKey<String> NETWORK_PEER_ADDRESS =
       AttributeKey.stringKey("network.peer.address");
@@ -46,6 +59,27 @@ public final class RpcxAttributes {
   /** The name of the server's duration histogram, in seconds. */
   public static final String SERVER_CALL_DURATION = "rpc.server.call.duration";
 
+  /**
+   * The histogram of the messages a client sent per stream call that has a {@code Flow.Publisher}
+   * argument (semconv 1.37 and before; see docs/OBSERVABILITY.md).
+   */
+  public static final String CLIENT_REQUESTS_PER_RPC = "rpc.client.requests_per_rpc";
+
+  /** The histogram of the messages a client received per stream call with a stream result. */
+  public static final String CLIENT_RESPONSES_PER_RPC = "rpc.client.responses_per_rpc";
+
+  /** The histogram of the messages a server received per stream call with a stream argument. */
+  public static final String SERVER_REQUESTS_PER_RPC = "rpc.server.requests_per_rpc";
+
+  /** The histogram of the messages a server sent per stream call with a stream result. */
+  public static final String SERVER_RESPONSES_PER_RPC = "rpc.server.responses_per_rpc";
+
+  /** The message histograms' bucket boundaries: 0 to a million, 1-2-5 steps. */
+  static final List<Long> MESSAGE_BUCKETS =
+      List.of(
+          0L, 1L, 2L, 5L, 10L, 20L, 50L, 100L, 200L, 500L, 1_000L, 2_000L, 5_000L, 10_000L, 20_000L,
+          50_000L, 100_000L, 200_000L, 500_000L, 1_000_000L);
+
   /** The histograms' bucket boundaries, in seconds: 0.5 ms to 10 s. */
   static final List<Double> BUCKETS =
       List.of(
@@ -56,6 +90,17 @@ public final class RpcxAttributes {
   static final String SCOPE = "io.rpcx.opentelemetry";
 
   private RpcxAttributes() {}
+
+  /** A histogram of stream messages per call, {@code {count}} as the conventions had it. */
+  static LongHistogram messagesPerCall(Meter meter, String name, String description) {
+    return meter
+        .histogramBuilder(name)
+        .ofLongs()
+        .setUnit("{count}")
+        .setDescription(description)
+        .setExplicitBucketBoundariesAdvice(MESSAGE_BUCKETS)
+        .build();
+  }
 
   /** RPCX metadata keys are lower-case; propagators may use any case. */
   static String metadataKey(String key) {

@@ -4,6 +4,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongHistogram;
 import io.opentelemetry.api.metrics.Meter;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
@@ -24,7 +25,12 @@ import java.util.Objects;
 /**
  * Traces and measures every attempt of every call a client makes, with the OpenTelemetry API: a
  * client span named {@code service/method} whose context travels to the server in the call's
- * metadata, and the histogram {@value RpcxAttributes#CLIENT_CALL_DURATION} in seconds.
+ * metadata, and the histogram {@value RpcxAttributes#CLIENT_CALL_DURATION} in seconds. A stream
+ * call (docs/STREAMING.md) also records, when it ends, the messages it sent and received: in the
+ * histograms {@value RpcxAttributes#CLIENT_REQUESTS_PER_RPC} and {@value
+ * RpcxAttributes#CLIENT_RESPONSES_PER_RPC} (with the duration's attributes) and as the span's
+ * {@code rpcx.stream.messages.sent} and {@code rpcx.stream.messages.received}, each for the
+ * directions its method streams.
  *
  * <pre>{@code
  * RpcxClient client = RpcxClient.builder()
@@ -46,18 +52,31 @@ public final class RpcxClientTelemetry implements ClientInterceptor {
   private final Tracer tracer;
   private final TextMapPropagator propagator;
   private final DoubleHistogram duration;
+  private final LongHistogram requestsPerCall;
+  private final LongHistogram responsesPerCall;
+  private final StreamDirections.Cache streamMethods = new StreamDirections.Cache();
 
   private RpcxClientTelemetry(OpenTelemetry openTelemetry) {
     this.tracer = openTelemetry.getTracer(RpcxAttributes.SCOPE);
     this.propagator = openTelemetry.getPropagators().getTextMapPropagator();
+    Meter meter = openTelemetry.getMeter(RpcxAttributes.SCOPE);
     this.duration =
-        openTelemetry
-            .getMeter(RpcxAttributes.SCOPE)
+        meter
             .histogramBuilder(RpcxAttributes.CLIENT_CALL_DURATION)
             .setUnit("s")
             .setDescription("Duration of the attempts of RPCX calls, as the client measures them")
             .setExplicitBucketBoundariesAdvice(RpcxAttributes.BUCKETS)
             .build();
+    this.requestsPerCall =
+        RpcxAttributes.messagesPerCall(
+            meter,
+            RpcxAttributes.CLIENT_REQUESTS_PER_RPC,
+            "Messages a client sent per RPCX call with a stream argument");
+    this.responsesPerCall =
+        RpcxAttributes.messagesPerCall(
+            meter,
+            RpcxAttributes.CLIENT_RESPONSES_PER_RPC,
+            "Messages a client received per RPCX call with a stream result");
   }
 
   /** An interceptor reporting to {@code openTelemetry}. */
@@ -97,9 +116,26 @@ public final class RpcxClientTelemetry implements ClientInterceptor {
     }
     Attributes ended = attributes.build();
     duration.record(result.durationNanos() / 1e9, ended);
+    StreamDirections streams = streamMethods.of(call.javaMethod());
+    long sent = 0;
+    long received = 0;
+    if (streams.argument()) {
+      sent = call.streamMessagesSent();
+      requestsPerCall.record(sent, ended);
+    }
+    if (streams.result()) {
+      received = call.streamMessagesReceived();
+      responsesPerCall.record(received, ended);
+    }
     Span span = call.attachment(SPAN);
     if (span != null) {
       span.setAllAttributes(ended);
+      if (streams.argument()) {
+        span.setAttribute(RpcxAttributes.STREAM_MESSAGES_SENT, sent);
+      }
+      if (streams.result()) {
+        span.setAttribute(RpcxAttributes.STREAM_MESSAGES_RECEIVED, received);
+      }
       if (!result.isSuccess()) {
         span.setStatus(StatusCode.ERROR, result.failure().getMessage());
       }

@@ -4,6 +4,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongHistogram;
 import io.opentelemetry.api.metrics.Meter;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
@@ -30,7 +31,12 @@ import java.util.concurrent.CompletionStage;
  * Traces and measures every call a server serves or refuses, with the OpenTelemetry API: a server
  * span continuing the client's trace from the call's metadata (a malformed {@code traceparent}
  * starts a new trace), current while the later interceptors and the implementation run, and the
- * histogram {@value RpcxAttributes#SERVER_CALL_DURATION} in seconds.
+ * histogram {@value RpcxAttributes#SERVER_CALL_DURATION} in seconds. A stream call
+ * (docs/STREAMING.md) also records, when it ends, the messages it received and sent: in the
+ * histograms {@value RpcxAttributes#SERVER_REQUESTS_PER_RPC} and {@value
+ * RpcxAttributes#SERVER_RESPONSES_PER_RPC} (with the duration's attributes) and as the span's
+ * {@code rpcx.stream.messages.received} and {@code rpcx.stream.messages.sent}, each for the
+ * directions its method streams.
  *
  * <pre>{@code
  * RpcxServer.Builder builder = RpcxServer.builder().port(9000).service(new OrdersImpl());
@@ -54,18 +60,31 @@ public final class RpcxServerTelemetry implements ServerInterceptor, RefusalList
   private final Tracer tracer;
   private final TextMapPropagator propagator;
   private final DoubleHistogram duration;
+  private final LongHistogram requestsPerCall;
+  private final LongHistogram responsesPerCall;
+  private final StreamDirections.Cache streamMethods = new StreamDirections.Cache();
 
   private RpcxServerTelemetry(OpenTelemetry openTelemetry) {
     this.tracer = openTelemetry.getTracer(RpcxAttributes.SCOPE);
     this.propagator = openTelemetry.getPropagators().getTextMapPropagator();
+    Meter meter = openTelemetry.getMeter(RpcxAttributes.SCOPE);
     this.duration =
-        openTelemetry
-            .getMeter(RpcxAttributes.SCOPE)
+        meter
             .histogramBuilder(RpcxAttributes.SERVER_CALL_DURATION)
             .setUnit("s")
             .setDescription("Duration of the RPCX calls a server served or refused")
             .setExplicitBucketBoundariesAdvice(RpcxAttributes.BUCKETS)
             .build();
+    this.requestsPerCall =
+        RpcxAttributes.messagesPerCall(
+            meter,
+            RpcxAttributes.SERVER_REQUESTS_PER_RPC,
+            "Messages a server received per RPCX call with a stream argument");
+    this.responsesPerCall =
+        RpcxAttributes.messagesPerCall(
+            meter,
+            RpcxAttributes.SERVER_RESPONSES_PER_RPC,
+            "Messages a server sent per RPCX call with a stream result");
   }
 
   /** An interceptor and refusal listener reporting to {@code openTelemetry}. */
@@ -103,10 +122,10 @@ public final class RpcxServerTelemetry implements ServerInterceptor, RefusalList
         RpcxContext.Scope rpcx = call.context().with(ServedContext.KEY, served).attach()) {
       stage = next.proceed();
     } catch (RuntimeException | Error e) {
-      end(span, method, start, e);
+      end(call, span, method, start, e);
       throw e;
     }
-    return stage.whenComplete((result, failure) -> end(span, method, start, failure));
+    return stage.whenComplete((result, failure) -> end(call, span, method, start, failure));
   }
 
   @Override
@@ -127,7 +146,7 @@ public final class RpcxServerTelemetry implements ServerInterceptor, RefusalList
     duration.record(0, attributes);
   }
 
-  private void end(Span span, String method, long start, Throwable failure) {
+  private void end(CallInfo call, Span span, String method, long start, Throwable failure) {
     String status = "OK";
     if (failure != null) {
       Throwable cause = failure;
@@ -149,6 +168,17 @@ public final class RpcxServerTelemetry implements ServerInterceptor, RefusalList
     }
     Attributes attributes = attributes(method, status, failure != null);
     span.setAllAttributes(attributes);
+    StreamDirections streams = streamMethods.of(call.javaMethod());
+    if (streams.argument()) {
+      long received = call.streamMessagesReceived();
+      requestsPerCall.record(received, attributes);
+      span.setAttribute(RpcxAttributes.STREAM_MESSAGES_RECEIVED, received);
+    }
+    if (streams.result()) {
+      long sent = call.streamMessagesSent();
+      responsesPerCall.record(sent, attributes);
+      span.setAttribute(RpcxAttributes.STREAM_MESSAGES_SENT, sent);
+    }
     span.end();
     duration.record((System.nanoTime() - start) / 1e9, attributes);
   }

@@ -2,6 +2,8 @@ package io.rpcx.opentelemetry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,13 +28,19 @@ import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.NotFoundException;
+import io.rpcx.core.RemoteFailureException;
 import io.rpcx.core.RpcxContext;
 import io.rpcx.server.RpcxServer;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -42,10 +50,13 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * With the OpenTelemetry SDK, a call from a client to server A, which calls server B while serving
- * it, makes one trace of four spans, and both sides record the RPC duration histograms.
+ * it, makes one trace of four spans, and both sides record the RPC duration histograms. A stream
+ * call records its messages per call and on its spans on both sides, however it ends.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class RpcxTelemetryTest {
+  /** How long a wait for a condition parks between looks. */
+  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
   @RPCXClient(name = "front")
   public interface Front {
@@ -58,6 +69,15 @@ class RpcxTelemetryTest {
     /** What B sees: its time left and the baggage it received. */
     @Method(timeoutMillis = 10_000)
     String look();
+
+    /** A server stream: {@code count} words, then the end. */
+    Flow.Publisher<String> words(int count);
+
+    /** {@code before} words, then an {@code IllegalStateException}. */
+    Flow.Publisher<String> wordsThenFail(int before);
+
+    /** Words for as long as they are requested: the caller cancels. */
+    Flow.Publisher<String> endless();
   }
 
   @RPCXClient(name = "back")
@@ -73,6 +93,73 @@ class RpcxTelemetryTest {
       return call.timeRemaining().map(Duration::toMillis).orElse(-1L)
           + " "
           + call.metadata().get("baggage");
+    }
+
+    @Override
+    public Flow.Publisher<String> words(int count) {
+      return new Words(count, null);
+    }
+
+    @Override
+    public Flow.Publisher<String> wordsThenFail(int before) {
+      return new Words(before, new IllegalStateException("no more words"));
+    }
+
+    @Override
+    public Flow.Publisher<String> endless() {
+      return new Words(Long.MAX_VALUE, null);
+    }
+  }
+
+  /** {@code count} words as requested, then the end or {@code failure}; no recursion. */
+  static final class Words implements Flow.Publisher<String> {
+    private final long count;
+    private final Throwable failure;
+
+    Words(long count, Throwable failure) {
+      this.count = count;
+      this.failure = failure;
+    }
+
+    @Override
+    public void subscribe(Flow.Subscriber<? super String> subscriber) {
+      AtomicLong demand = new AtomicLong();
+      AtomicBoolean done = new AtomicBoolean();
+      long[] next = {0};
+      subscriber.onSubscribe(
+          new Flow.Subscription() {
+            @Override
+            public void request(long n) {
+              if (demand.getAndAccumulate(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b) != 0) {
+                return;
+              }
+              long served = 0;
+              while (true) {
+                long wanted = demand.get();
+                while (served < wanted && next[0] < count && !done.get()) {
+                  subscriber.onNext("w" + next[0]++);
+                  served++;
+                }
+                if (next[0] == count && done.compareAndSet(false, true)) {
+                  if (failure == null) {
+                    subscriber.onComplete();
+                  } else {
+                    subscriber.onError(failure);
+                  }
+                  return;
+                }
+                if (done.get() || demand.addAndGet(-served) == 0) {
+                  return;
+                }
+                served = 0;
+              }
+            }
+
+            @Override
+            public void cancel() {
+              done.set(true);
+            }
+          });
     }
   }
 
@@ -216,7 +303,88 @@ class RpcxTelemetryTest {
     }
   }
 
+  @Test
+  void aStreamCallRecordsItsMessagesPerCallAndOnItsSpansOnBothSides() throws Exception {
+    Back back = clientOfB.create(Back.class);
+    Recorder<String> recorder = new Recorder<>(Long.MAX_VALUE);
+    back.words(5).subscribe(recorder);
+    assertNull(recorder.awaitEnd());
+    assertEquals(5, recorder.items.size());
+    back.look(); // a unary call beside it records no messages
+
+    HistogramPointData received =
+        awaitPoint("rpc.client.responses_per_rpc", "back/words", "OK", 5);
+    assertEquals(1, received.getCount());
+    assertEquals("127.0.0.1", received.getAttributes().get(RpcxAttributes.SERVER_ADDRESS));
+    HistogramPointData sent = awaitPoint("rpc.server.responses_per_rpc", "back/words", "OK", 5);
+    assertEquals(1, sent.getCount());
+    Collection<MetricData> collected = metrics.collectAllMetrics();
+    // A server stream sends nothing from the client: no histograms for the directions it lacks.
+    assertTrue(find(collected, "rpc.client.requests_per_rpc", "back/words", "OK").isEmpty());
+    assertTrue(find(collected, "rpc.server.requests_per_rpc", "back/words", "OK").isEmpty());
+    assertTrue(find(collected, "rpc.client.responses_per_rpc", "back/look", "OK").isEmpty());
+    assertTrue(find(collected, "rpc.server.responses_per_rpc", "back/look", "OK").isEmpty());
+
+    Map<String, SpanData> spansByRole =
+        awaitSpans(4).stream()
+            .collect(Collectors.toMap(s -> s.getKind() + " " + s.getName(), Function.identity()));
+    SpanData client = spansByRole.get(SpanKind.CLIENT + " back/words");
+    assertEquals(5L, client.getAttributes().get(RpcxAttributes.STREAM_MESSAGES_RECEIVED));
+    assertNull(client.getAttributes().get(RpcxAttributes.STREAM_MESSAGES_SENT));
+    SpanData server = spansByRole.get(SpanKind.SERVER + " back/words");
+    assertEquals(5L, server.getAttributes().get(RpcxAttributes.STREAM_MESSAGES_SENT));
+    assertNull(server.getAttributes().get(RpcxAttributes.STREAM_MESSAGES_RECEIVED));
+    SpanData unary = spansByRole.get(SpanKind.CLIENT + " back/look");
+    assertNull(unary.getAttributes().get(RpcxAttributes.STREAM_MESSAGES_RECEIVED));
+  }
+
+  @Test
+  void aCancelledStreamRecordsTheMessagesBeforeTheCancelOnBothSides() {
+    Recorder<String> recorder = new Recorder<>(3); // the server's credit: exactly 3
+    clientOfB.create(Back.class).endless().subscribe(recorder);
+    recorder.awaitItems(3);
+    recorder.subscription.cancel();
+    awaitPoint("rpc.client.responses_per_rpc", "back/endless", "CANCELLED", 3);
+    HistogramPointData sent =
+        awaitPoint("rpc.server.responses_per_rpc", "back/endless", "CANCELLED", 3);
+    assertEquals("CANCELLED", sent.getAttributes().get(RpcxAttributes.ERROR_TYPE));
+  }
+
+  @Test
+  void aFailedStreamRecordsTheMessagesBeforeTheFailureOnBothSides() throws Exception {
+    Recorder<String> recorder = new Recorder<>(Long.MAX_VALUE);
+    clientOfB.create(Back.class).wordsThenFail(4).subscribe(recorder);
+    assertInstanceOf(RemoteFailureException.class, recorder.awaitEnd());
+    awaitPoint("rpc.client.responses_per_rpc", "back/wordsThenFail", "REMOTE_FAILURE", 4);
+    awaitPoint("rpc.server.responses_per_rpc", "back/wordsThenFail", "REMOTE_FAILURE", 4);
+    SpanData server =
+        awaitSpans(2).stream().filter(s -> s.getKind() == SpanKind.SERVER).findFirst().get();
+    assertEquals(4L, server.getAttributes().get(RpcxAttributes.STREAM_MESSAGES_SENT));
+  }
+
+  /** Waits for the point of one call whose sum is {@code sum}: the server records it at its end. */
+  private HistogramPointData awaitPoint(String name, String method, String status, double sum) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      Collection<MetricData> collected = metrics.collectAllMetrics();
+      Optional<HistogramPointData> point = find(collected, name, method, status);
+      if (point.isPresent() && point.get().getSum() == sum) {
+        return point.get();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(name + " " + method + " " + status + ": " + collected);
+      }
+      LockSupport.parkNanos(POLL_NANOS);
+    }
+  }
+
   private static HistogramPointData point(
+      Collection<MetricData> metrics, String name, String method, String status) {
+    return find(metrics, name, method, status)
+        .orElseThrow(() -> new AssertionError(name + " " + method + " " + status + ": " + metrics));
+  }
+
+  private static Optional<HistogramPointData> find(
       Collection<MetricData> metrics, String name, String method, String status) {
     return metrics.stream()
         .filter(metric -> metric.getName().equals(name))
@@ -225,8 +393,7 @@ class RpcxTelemetryTest {
             p ->
                 method.equals(p.getAttributes().get(RpcxAttributes.RPC_METHOD))
                     && status.equals(p.getAttributes().get(RpcxAttributes.RPC_STATUS_CODE)))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError(name + " " + method + " " + status + ": " + metrics));
+        .findFirst();
   }
 
   private static long gauge(Collection<MetricData> metrics, String name) {

@@ -128,6 +128,7 @@ class ArchitectureTest {
       io.rpcx.micrometer.RpcxServerMetrics
       io.rpcx.micrometer.RpcxServerObservationConvention
       io.rpcx.micrometer.RpcxServerObservations
+      io.rpcx.micrometer.RpcxStreamMessagesHandler
       io.rpcx.opentelemetry.RpcxAttributes
       io.rpcx.opentelemetry.RpcxClientTelemetry
       io.rpcx.opentelemetry.RpcxServerTelemetry

@@ -12,6 +12,7 @@ import io.rpcx.micrometer.RpcxServerMeters;
 import io.rpcx.micrometer.RpcxServerMetrics;
 import io.rpcx.micrometer.RpcxServerObservationConvention;
 import io.rpcx.micrometer.RpcxServerObservations;
+import io.rpcx.micrometer.RpcxStreamMessagesHandler;
 import io.rpcx.server.RpcxServer;
 import io.rpcx.spring.boot.EnableRpcxClients;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,7 +30,8 @@ import org.springframework.context.annotation.Configuration;
  * {@link RpcxClientObservationConvention} or {@link RpcxServerObservationConvention} renames and
  * retags; {@code rpcx.observations.metrics-only=true} records the timers straight into the
  * MeterRegistry instead (a fraction of the cost, no tracing); {@code
- * rpcx.observations.enabled=false} turns all of it off.
+ * rpcx.observations.enabled=false} turns all of it off. Either way, stream calls count their
+ * messages ({@code rpcx.client.stream.messages.*}, {@code rpcx.server.stream.messages.*}).
  */
 @AutoConfiguration(
     after = {RpcxClientAutoConfiguration.class, RpcxServerAutoConfiguration.class},
@@ -74,6 +76,21 @@ public class RpcxObservationAutoConfiguration {
         ObservationRegistry registry, ObjectProvider<RpcxServerObservationConvention> convention) {
       return builder ->
           RpcxServerObservations.instrument(builder, registry, convention.getIfAvailable());
+    }
+  }
+
+  /**
+   * The counters of stream messages beside the observations' timers: an ObservationHandler, which
+   * Spring Boot adds to the ObservationRegistry.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(MeterRegistry.class)
+  @ConditionalOnBean({ObservationRegistry.class, MeterRegistry.class})
+  @ConditionalOnBooleanProperty(name = METRICS_ONLY, havingValue = false, matchIfMissing = true)
+  static class StreamMessages {
+    @Bean
+    RpcxStreamMessagesHandler rpcxStreamMessagesHandler(MeterRegistry registry) {
+      return new RpcxStreamMessagesHandler(registry);
     }
   }
 

@@ -12,6 +12,7 @@ import io.rpcx.spring.boot.autoconfigure.greeter.Greeter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
@@ -22,8 +23,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * With Spring Boot's actuator: calls are timed on both sides through the application's
- * ObservationRegistry and MeterRegistry, the client's and server's gauges are bound, and the
- * {@code rpcx} health contributor tells how the server and the client's servers are.
+ * ObservationRegistry and MeterRegistry, the client's and server's gauges are bound, stream calls
+ * count their messages, and the {@code rpcx} health contributor tells how the server and the
+ * client's servers are.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ObservabilityTest {
@@ -61,7 +63,37 @@ class ObservabilityTest {
           1.0,
           serverMeters.find("rpcx.server.connections.open").gauge().value(),
           "one client connected");
+
+      assertStreamMessagesCounted(client, server);
     }
+  }
+
+  /** A stream of two greetings counts two messages on each side, once. */
+  private static void assertStreamMessagesCounted(
+      ConfigurableApplicationContext client, ConfigurableApplicationContext server)
+      throws Exception {
+    try (Stream<String> greetings = client.getBean(Greeter.class).greetEach(List.of("Ada", "Bo"))) {
+      assertEquals(List.of("Hello, Ada", "Hello, Bo"), greetings.toList());
+    }
+    MeterRegistry clientMeters = client.getBean(MeterRegistry.class);
+    assertEquals(
+        2.0,
+        clientMeters
+            .get("rpcx.client.stream.messages.received")
+            .tag("rpc.method", "greeter/greetEach")
+            .counter()
+            .count());
+    MeterRegistry serverMeters = server.getBean(MeterRegistry.class);
+    await(
+        () -> {
+          var sent =
+              serverMeters
+                  .find("rpcx.server.stream.messages.sent")
+                  .tag("rpc.method", "greeter/greetEach")
+                  .counter();
+          return sent != null && sent.count() == 2.0;
+        },
+        "the server's count of the messages it sent");
   }
 
   @Test
@@ -106,6 +138,8 @@ class ObservabilityTest {
           () -> serverMeters.find("rpc.server.call.duration").tag("rpc.method", "greeter/greet").timer()
               != null,
           "the server's timer");
+
+      assertStreamMessagesCounted(client, server);
     }
   }
 

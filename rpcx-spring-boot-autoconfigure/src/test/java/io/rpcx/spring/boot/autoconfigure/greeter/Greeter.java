@@ -1,7 +1,9 @@
 package io.rpcx.spring.boot.autoconfigure.greeter;
 
 import io.rpcx.annotation.RPCXClient;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 /** The service the tests publish from a bean and call through an injected client. */
 @RPCXClient(name = "greeter")
@@ -17,4 +19,7 @@ public interface Greeter {
   String servingThread();
 
   CompletableFuture<String> greetAsync(String name);
+
+  /** A server stream: a greeting for each name. */
+  Stream<String> greetEach(List<String> names);
 }

@@ -1,10 +1,12 @@
 package io.rpcx.spring.boot.autoconfigure.greeter;
 
 import io.rpcx.annotation.RPCXServer;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.stereotype.Component;
 
@@ -77,5 +79,10 @@ public class GreeterImpl implements Greeter, InitializingBean {
   @Override
   public CompletableFuture<String> greetAsync(String name) {
     return CompletableFuture.completedFuture(salutation.of(name));
+  }
+
+  @Override
+  public Stream<String> greetEach(List<String> names) {
+    return names.stream().map(salutation::of);
   }
 }
