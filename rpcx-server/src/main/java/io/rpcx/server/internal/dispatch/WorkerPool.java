@@ -121,6 +121,11 @@ public final class WorkerPool extends AbstractExecutorService {
     return (int) Math.min(Integer.MAX_VALUE, queued);
   }
 
+  /** Whether every thread is idle: none is running a call or looking for one. */
+  boolean isQuiescent() {
+    return pool.isQuiescent();
+  }
+
   /** Number of threads the pool has now, busy or idle. */
   public int threads() {
     return pool.getPoolSize();

@@ -44,16 +44,27 @@ class WorkerPoolTest {
     assertTrue(done.await(10, TimeUnit.SECONDS));
   }
 
+  private static void awaitQuiescent(WorkerPool pool) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!pool.isQuiescent()) {
+      assertTrue(System.nanoTime() < deadline, "the pool did not go idle within 10 s");
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+  }
+
   @Test
   void reusesIdleThreadsInsteadOfStartingNewOnes() throws InterruptedException {
     pool = WorkerPool.create(200, 10, "test-worker-");
     Set<String> threads = ConcurrentHashMap.newKeySet();
     for (int i = 0; i < 200; i++) {
       runAndWait(pool, () -> threads.add(Thread.currentThread().getName()));
+      // The thread that ran the call goes back to idle after the call has signalled: only then
+      // is it sure to be reused (on a loaded machine it may be descheduled in between).
+      awaitQuiescent(pool);
     }
-    // A thread still finishing the previous call may make the pool start another one, but a
-    // sequence of calls never walks through all 200 threads.
-    assertTrue(threads.size() <= 10, "one caller at a time used threads " + threads);
+    // One thread, give or take one the pool started while the first was still being registered.
+    assertTrue(threads.size() <= 2, "one caller at a time, after the pool was idle, used " + threads);
     assertTrue(threads.iterator().next().startsWith("test-worker-"));
   }
 
