@@ -247,15 +247,19 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
   }
 
   /**
-   * The call has ended (its reply was sent, or it was refused): a subscriber still waiting gets
-   * {@code onError}, and messages held or still to come are dropped.
+   * The call has ended (its reply was sent, or it was refused), with {@code failure} or null: a
+   * subscriber still waiting gets {@code onError} (the failure if RPCX ended the call, else a
+   * {@link CancelledException} saying the call ended), and messages held or still to come are
+   * dropped.
    */
-  void callEnded() {
+  void callEnded(Throwable failure) {
     closeTimer();
     if (terminal == null || !terminalFirst && terminal == COMPLETE && !messages.isEmpty()) {
       terminate(
-          new CancelledException(
-              method.model().displayName() + " ended before its stream argument did", null));
+          failure instanceof RpcxException
+              ? failure
+              : new CancelledException(
+                  method.model().displayName() + " ended before its stream argument did", null));
     } else {
       signal(); // releases what is held
     }

@@ -267,7 +267,7 @@ final class ServerCall implements Runnable, CallInfo {
           "{} from {} ended without a reply: {}",
           method.model().displayName(), connection.remoteAddress(), failure == null ? "" : failure.getMessage());
       releasePayload();
-      finished();
+      finished(failure);
       return;
     }
     try {
@@ -287,7 +287,7 @@ final class ServerCall implements Runnable, CallInfo {
       }
     } finally {
       releasePayload();
-      finished();
+      finished(failure);
     }
   }
 
@@ -314,13 +314,18 @@ final class ServerCall implements Runnable, CallInfo {
   }
 
   private void finished() {
+    finished(null);
+  }
+
+  /** The call is over, with {@code failure} (or null): counts it and lets go of its streams. */
+  private void finished(Throwable failure) {
     if (stream != null) {
       stream.close();
       connection.streamEnded(stream);
     }
     if (inbound != null) {
       connection.inboundEnded(inbound);
-      inbound.callEnded();
+      inbound.callEnded(failure == null ? null : unwrap(failure));
     }
     connection.callFinished();
     tracker.finished();
