@@ -350,7 +350,8 @@ class ProtoSchemasTest {
     assertEquals(1, request.getFields().get(0).getNumber());
     assertTrue(
         proto.contains(
-            "// StreamMessage.value of the stream argument items (stream<ItemRecord>) of"
+            "// StreamMessage.value of the stream argument " + restock.parameters().get(1).name()
+                + " (stream<ItemRecord>) of"
                 + " shop.v1.Stock/restock:\n"
                 + "// its Argument in the request is {type: \"stream<ItemRecord>\"} without a value;"
                 + " the client then sends\n"),
