@@ -520,7 +520,11 @@ final class ClientConnection implements CallOwner {
       pending.answered(id);
       channel.writeAndFlush(
           encodeControl(FrameType.STREAM_CANCEL, out -> StreamFrames.writeCancel(out, id, "")));
-      outbound.call.fail(notAStream(outbound, "STREAM_CREDIT"));
+      outbound.call.fail(
+          new InternalErrorException(
+              "the server at " + connector.address() + " sent STREAM_CREDIT for "
+                  + outbound.call.model().displayName() + ", which takes no stream argument",
+              null));
       closeIfDrained();
     }
   }
