@@ -181,6 +181,7 @@ class BidiStreamTest {
       Recorder<Long> onServer = new Recorder<>(3);
       held.items().subscribe(onServer);
       onServer.awaitItems(3);
+      assertTrue(held.answers().subscribed.await(WAIT, TimeUnit.SECONDS));
       held.answers().push(1);
       held.answers().complete();
       answers.awaitCompletion();
