@@ -75,6 +75,15 @@ final class CallInput {
       JsonWire wire,
       String json,
       Duration timeout) {
+    for (ParameterDescription parameter : method.parameters()) {
+      if (parameter.type().startsWith("stream<")) {
+        throw UserError.usage(service.name() + "/" + method.name() + " is a "
+            + (method.resultType().startsWith("stream<") ? "bidirectional" : "client")
+            + " stream (its parameter " + parameter.name() + " is " + parameter.type() + "); rpcx"
+            + " calls methods with one request and one reply only: call it from Java"
+            + " (docs/STREAMING.md)");
+      }
+    }
     if (method.resultType().startsWith("stream<")) {
       throw UserError.usage(service.name() + "/" + method.name() + " is a server stream (it returns "
           + method.resultType() + "); rpcx calls methods with one reply only: call it from Java"

@@ -111,12 +111,18 @@ public final class RawCall {
     /**
      * Appends an argument of type {@code type} (a type descriptor: {@code string}, {@code
      * list<OrderItem>}) whose value message is {@code valueMessage}, empty for null. The array is
-     * not copied. (A message that does not start with field 1 of the wire type of {@code type} is
+     * not copied. A stream argument ({@code stream<T>}) is refused: raw calls are unary. (A message that does not start with field 1 of the wire type of {@code type} is
      * refused by {@link RpcxClient#call(RawCall)}.)
      */
     public Builder argument(String type, byte[] valueMessage) {
       nonBlank(type, "type");
       Objects.requireNonNull(valueMessage, "valueMessage");
+      if (type.startsWith("stream<")) {
+        throw new IllegalArgumentException(
+            "argument " + argumentTypes.size() + " of " + service + "/" + method + " is a stream ("
+                + type + "): a raw call sends one request and takes one reply; call client and"
+                + " bidirectional streams from Java (docs/STREAMING.md)");
+      }
       argumentTypes.add(type);
       arguments.add(valueMessage);
       return this;

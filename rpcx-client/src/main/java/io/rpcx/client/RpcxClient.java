@@ -238,6 +238,28 @@ public final class RpcxClient implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The window of each stream this client receives (server streams and bidirectional streams; docs/STREAMING.md): the
+     * messages it grants the server and has not yet handed to the subscriber, at most. A subscriber
+     * requesting more gets it as the window allows. Large messages take {@code messages} times
+     * their size in flight: lower it for them (1 MiB chunks: 16 keeps 16 MiB in flight). Default
+     * 128.
+     */
+    public Builder maxStreamWindow(int messages) {
+      config.connection().maxStreamWindow(messages);
+      return this;
+    }
+
+    /**
+     * The bytes of stream messages this client holds per stream (received, not yet taken by the
+     * subscriber) above which it grants the server no more credit, whatever the subscriber
+     * requests. Default 4 MiB.
+     */
+    public Builder maxStreamBufferedBytes(long bytes) {
+      config.connection().maxStreamBufferedBytes(bytes);
+      return this;
+    }
+
     /** Connects with TLS ({@link TlsConfig#client()}). */
     public Builder tls(TlsConfig tls) {
       config.tls(tls);

@@ -119,7 +119,9 @@ public final class RpcxServer implements AutoCloseable {
               config.connection().maxNestingDepth(),
               config.interceptors(),
               ExceptionLog.of(config.declaredExceptionLogging(), config.otherExceptionLogging()),
-              config.refusalListeners());
+              config.refusalListeners(),
+              config.connection().maxStreamWindow(),
+              config.connection().maxStreamBufferedBytes());
       transport = new ServerTransport(config, dispatcher);
       address = transport.bind(config.bindAddress(), config.port());
       state = State.RUNNING;
@@ -375,6 +377,28 @@ public final class RpcxServer implements AutoCloseable {
      */
     public Builder maxBufferedInboundBytes(long bytes) {
       config.connection().maxBufferedInboundBytes(bytes);
+      return this;
+    }
+
+    /**
+     * The window of each stream this server receives (client streams and bidirectional streams; docs/STREAMING.md): the
+     * messages it grants the client and has not yet handed to the subscriber, at most. A subscriber
+     * requesting more gets it as the window allows. Large messages take {@code messages} times
+     * their size in flight: lower it for them (1 MiB chunks: 16 keeps 16 MiB in flight). Default
+     * 128.
+     */
+    public Builder maxStreamWindow(int messages) {
+      config.connection().maxStreamWindow(messages);
+      return this;
+    }
+
+    /**
+     * The bytes of stream messages this server holds per stream (received, not yet taken by the
+     * subscriber) above which it grants the client no more credit, whatever the subscriber
+     * requests. Default 4 MiB.
+     */
+    public Builder maxStreamBufferedBytes(long bytes) {
+      config.connection().maxStreamBufferedBytes(bytes);
       return this;
     }
 

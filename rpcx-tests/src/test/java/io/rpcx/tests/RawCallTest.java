@@ -252,4 +252,17 @@ class RawCallTest {
           thrown.getMessage());
     }
   }
+
+  @Test
+  void aStreamArgumentIsRefusedWhenTheCallIsBuilt() {
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> RawCall.builder("uploads", "count").argument("stream<string>", new byte[0]));
+    assertEquals(
+        "argument 0 of uploads/count is a stream (stream<string>): a raw call sends one request and"
+            + " takes one reply; call client and bidirectional streams from Java"
+            + " (docs/STREAMING.md)",
+        refused.getMessage());
+  }
 }

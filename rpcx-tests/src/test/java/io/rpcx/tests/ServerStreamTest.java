@@ -37,6 +37,9 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import io.rpcx.tests.StreamTesting.Pair;
+import io.rpcx.tests.StreamTesting.Recorder;
+import io.rpcx.tests.StreamTesting.Transport;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -48,145 +51,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ServerStreamTest {
-  private static final AtomicInteger NAMES = new AtomicInteger();
-  private static final long WAIT = 10;
-
-  enum Transport {
-    TCP,
-    IN_PROCESS
-  }
-
-  /** A server and a client of one transport. */
-  private static final class Pair implements AutoCloseable {
-    final RpcxServer server;
-    final RpcxClient client;
-    final String address;
-
-    Pair(
-        Transport transport,
-        Object service,
-        UnaryOperator<RpcxServer.Builder> serverOptions,
-        UnaryOperator<RpcxClient.Builder> clientOptions) {
-      RpcxServer.Builder server = RpcxServer.builder().service(service);
-      RpcxClient.Builder client = RpcxClient.builder().maxAttempts(1);
-      if (transport == Transport.TCP) {
-        this.server = serverOptions.apply(server.bindAddress("127.0.0.1").port(0)).build().start();
-        this.client = clientOptions.apply(client.target("127.0.0.1", this.server.port())).build();
-        this.address = "127.0.0.1:" + this.server.port();
-      } else {
-        String name = "streams-" + NAMES.incrementAndGet();
-        this.server = serverOptions.apply(server.inProcess(name)).build().start();
-        this.client = clientOptions.apply(client.inProcess(name)).build();
-        this.address = "in-process server '" + name + "'";
-      }
-    }
-
-    Pair(Transport transport, Object service) {
-      this(transport, service, b -> b, b -> b);
-    }
-
-    FeedService feed() {
-      return client.create(FeedService.class);
-    }
-
-    @Override
-    public void close() {
-      client.close();
-      server.close();
-    }
-  }
-
-  /**
-   * A subscriber that records what it gets and checks the Reactive Streams rules it relies on:
-   * onNext never concurrent, one terminal signal, nothing after it.
-   */
-  static class Recorder<T> implements Flow.Subscriber<T> {
-    final List<T> items = Collections.synchronizedList(new ArrayList<>());
-    final CompletableFuture<Void> done = new CompletableFuture<>();
-    final AtomicInteger terminals = new AtomicInteger();
-    final AtomicBoolean inSignal = new AtomicBoolean();
-    final AtomicBoolean broken = new AtomicBoolean();
-    private final long initialRequest;
-    volatile Flow.Subscription subscription;
-
-    Recorder(long initialRequest) {
-      this.initialRequest = initialRequest;
-    }
-
-    @Override
-    public void onSubscribe(Flow.Subscription subscription) {
-      this.subscription = subscription;
-      if (initialRequest > 0) {
-        subscription.request(initialRequest);
-      }
-    }
-
-    @Override
-    public void onNext(T item) {
-      enter();
-      if (terminals.get() != 0) {
-        broken.set(true);
-      }
-      synchronized (items) {
-        items.add(item);
-        items.notifyAll();
-      }
-      next(item);
-      inSignal.set(false);
-    }
-
-    /** What a subclass does with each element. */
-    void next(T item) {}
-
-    @Override
-    public void onError(Throwable throwable) {
-      enter();
-      terminals.incrementAndGet();
-      done.completeExceptionally(throwable);
-      inSignal.set(false);
-    }
-
-    @Override
-    public void onComplete() {
-      enter();
-      terminals.incrementAndGet();
-      done.complete(null);
-      inSignal.set(false);
-    }
-
-    private void enter() {
-      if (!inSignal.compareAndSet(false, true)) {
-        broken.set(true);
-      }
-    }
-
-    /** Waits until {@code count} elements have come. */
-    void awaitItems(int count) throws InterruptedException {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
-      synchronized (items) {
-        while (items.size() < count) {
-          long left = deadline - System.nanoTime();
-          assertTrue(left > 0, "only " + items.size() + " of " + count + " elements came");
-          TimeUnit.NANOSECONDS.timedWait(items, left);
-        }
-      }
-    }
-
-    /** Waits for the end and returns the failure it ended with. */
-    Throwable failure() throws Exception {
-      ExecutionException e =
-          assertThrows(ExecutionException.class, () -> done.get(WAIT, TimeUnit.SECONDS));
-      assertEquals(1, terminals.get());
-      assertFalse(broken.get(), "signals were concurrent or came after the end");
-      return e.getCause();
-    }
-
-    void awaitCompletion() throws Exception {
-      done.get(WAIT, TimeUnit.SECONDS);
-      assertEquals(1, terminals.get());
-      assertFalse(broken.get(), "signals were concurrent or came after the end");
-    }
-  }
+  private static final long WAIT = StreamTesting.WAIT;
 
   @ParameterizedTest
   @EnumSource(Transport.class)

@@ -327,6 +327,47 @@ class ProtoSchemasTest {
         schemas.protoFiles("shop.v1.Catalog").get("shop/v1/Catalog.proto").contains("import \"google/protobuf/struct.proto\";\n"));
   }
 
+  /** A client stream and a bidirectional stream of the same element type. */
+  @io.rpcx.annotation.RPCXClient(name = "shop.v1.Stock")
+  interface Stock {
+    long restock(String warehouse, java.util.concurrent.Flow.Publisher<ItemRecord> items);
+
+    java.util.concurrent.Flow.Publisher<String> check(
+        java.util.concurrent.Flow.Publisher<ItemRecord> items);
+  }
+
+  @Test
+  void aStreamArgumentIsNoFieldOfTheRequestAndItsElementsHaveAMessageOfTheirOwn() throws Exception {
+    ProtoSchemas stock = ProtoSchemas.of(Stock.class);
+    MethodDescription restock = stock.describe("shop.v1.Stock").method("restock");
+    assertEquals("stream<ItemRecord>", restock.parameters().get(1).type());
+    assertEquals("int64", restock.resultType());
+    String proto = stock.protoFiles("shop.v1.Stock").get("shop/v1/Stock.proto");
+    FileDescriptor file = stock.fileDescriptor("shop.v1.Stock");
+    // The request keeps field i for argument i; the stream argument has no field.
+    Descriptor request = file.findMessageTypeByName("RestockRequest");
+    assertEquals(1, request.getFields().size());
+    assertEquals(1, request.getFields().get(0).getNumber());
+    assertTrue(
+        proto.contains(
+            "// StreamMessage.value of the stream argument " + restock.parameters().get(1).name()
+                + " (stream<ItemRecord>) of"
+                + " shop.v1.Stock/restock:\n"
+                + "// its Argument in the request is {type: \"stream<ItemRecord>\"} without a value;"
+                + " the client then sends\n"),
+        proto);
+    byte[] element = CodecTesting.encode(codecs, ItemRecord.class, new ItemRecord("pen", 3, Color.BLUE));
+    DynamicMessage message =
+        DynamicMessage.parseFrom(file.findMessageTypeByName("RestockStreamArgument"), element);
+    assertNoUnknownFields(message);
+    assertItem((Message) field(message, "value"), "pen", 3, "BLUE");
+    // A bidirectional stream has both: an element message each way.
+    assertEquals("stream<string>", stock.describe("shop.v1.Stock").method("check").resultType());
+    assertTrue(proto.contains("a bidirectional stream (stream<string>)"), proto);
+    assertTrue(file.findMessageTypeByName("CheckStreamArgument") != null);
+    assertEquals(0, file.findMessageTypeByName("CheckRequest").getFields().size());
+  }
+
   /** A server stream: each STREAM_MESSAGE carries an element as a reply carries a result. */
   @io.rpcx.annotation.RPCXClient(name = "shop.v1.Feed")
   interface Feed {

@@ -75,6 +75,19 @@ final class AsyncCall extends PendingCall {
   }
 
   @Override
+  void onArgumentFailure(Throwable error) {
+    completions.run(
+        () -> {
+          RpcxContext.Scope scope = attachCaller();
+          try {
+            future.completeExceptionally(error);
+          } finally {
+            detach(scope);
+          }
+        });
+  }
+
+  @Override
   void onTimeout() {
     completions.timedOut(this);
   }

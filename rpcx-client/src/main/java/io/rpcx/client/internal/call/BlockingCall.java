@@ -43,6 +43,12 @@ final class BlockingCall extends PendingCall {
   }
 
   @Override
+  void onArgumentFailure(Throwable error) {
+    outcome = error;
+    LockSupport.unpark(caller);
+  }
+
+  @Override
   void onTimeout() {
     onFailure(method.timeoutException(this));
   }
@@ -79,6 +85,6 @@ final class BlockingCall extends PendingCall {
     if (result == REPLIED) {
       return method.decode(envelope, payload, peerSchemas(), address());
     }
-    throw (RpcxException) result;
+    throw (Throwable) result; // an RpcxException, or the failure of a stream argument
   }
 }

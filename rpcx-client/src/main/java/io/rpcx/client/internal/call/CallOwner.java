@@ -9,13 +9,27 @@ public interface CallOwner {
   void abandon(PendingCall call);
 
   /**
-   * Forgets {@code call}, a server stream its subscriber cancelled, and sends {@code
-   * STREAM_CANCEL} if the server has it; nothing if it was not sent or has ended.
+   * Forgets {@code call}, a stream of any shape that its caller gave up on (cancelled, timed out,
+   * or its stream argument failed), and sends {@code STREAM_CANCEL} saying {@code message} if the
+   * server has it; nothing if it was not sent or has ended. Queued behind the frames already
+   * queued for it.
    */
-  void cancelStream(PendingCall call);
+  void cancelStream(PendingCall call, String message);
 
   /** Sends {@code STREAM_CREDIT}: the server may send {@code messages} more on {@code call}. */
   void sendCredit(PendingCall call, int messages);
+
+  /**
+   * Encodes one element of {@code call}'s stream argument on the calling thread and queues it as
+   * a {@code STREAM_MESSAGE} behind the request.
+   *
+   * @return false, queueing nothing, if it is over the frame limit
+   * @throws Exception if the element cannot be encoded; nothing was queued
+   */
+  boolean sendStreamMessage(PendingCall call, Object element) throws Exception;
+
+  /** Queues a {@code STREAM_END} of {@code call}'s stream argument: it has no more elements. */
+  void sendStreamEnd(PendingCall call);
 
   /** The POJO schemas the server announced on this connection, to decode replies with. */
   PeerSchemas peerSchemas();

@@ -12,6 +12,7 @@ import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
+import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.Payload;
@@ -53,6 +54,8 @@ public final class ClientMethod {
   private final SizeHints sizeHints;
   /** Constructors of the checked exceptions the method declares, by class name. */
   private final Map<String, MethodHandle> declaredExceptions;
+  private final int maxStreamWindow;
+  private final long maxStreamBufferedBytes;
 
   public ClientMethod(
       MethodModel model,
@@ -63,6 +66,29 @@ public final class ClientMethod {
       Map<String, String> metadata,
       RetryPolicy retries,
       List<ClientInterceptor> interceptors) {
+    this(
+        model, channel, timeoutMillis, completions, maxNestingDepth, metadata, retries,
+        interceptors, ConnectionSettings.DEFAULT_MAX_STREAM_WINDOW,
+        ConnectionSettings.DEFAULT_MAX_STREAM_BUFFERED_BYTES);
+  }
+
+  /**
+   * A method whose streams from the server (server and bidirectional streams) are received with a
+   * window of {@code maxStreamWindow} messages and {@code maxStreamBufferedBytes} held.
+   */
+  public ClientMethod(
+      MethodModel model,
+      CallChannel channel,
+      long timeoutMillis,
+      Completions completions,
+      int maxNestingDepth,
+      Map<String, String> metadata,
+      RetryPolicy retries,
+      List<ClientInterceptor> interceptors,
+      int maxStreamWindow,
+      long maxStreamBufferedBytes) {
+    this.maxStreamWindow = maxStreamWindow;
+    this.maxStreamBufferedBytes = maxStreamBufferedBytes;
     this.model = model;
     this.retries = retries;
     this.interceptors = interceptors.toArray(new ClientInterceptor[0]);
@@ -71,7 +97,7 @@ public final class ClientMethod {
     this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
     // A stream without a timeout of its own has no deadline: one too far away to matter.
     this.timeoutNanos =
-        timeoutMillis == 0 && model.isServerStream()
+        timeoutMillis == 0 && model.isStream()
             ? NO_DEADLINE_NANOS
             : TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     this.completions = completions;
@@ -145,6 +171,9 @@ public final class ClientMethod {
       RemotePublisher publisher = new RemotePublisher(this, invocation);
       return model.isBlockingStream() ? BlockingStream.of(publisher, model) : publisher;
     }
+    if (model.hasStreamArgument()) {
+      return invokeClientStream(invocation);
+    }
     retries.called(now);
     if (model.isAsync()) {
       CompletableFuture<Object> future = new CompletableFuture<>();
@@ -173,6 +202,51 @@ public final class ClientMethod {
     }
   }
 
+  /**
+   * A client stream: one attempt (never retried: elements may have been taken), whose stream
+   * argument is uploaded once the request is sent.
+   */
+  private Object invokeClientStream(Invocation invocation) throws Throwable {
+    if (invocation.args()[model.streamParameterIndex()] == null) {
+      throw new NullPointerException(
+          "the stream argument of " + model.displayName() + " is null: pass a Flow.Publisher");
+    }
+    if (model.isAsync()) {
+      CompletableFuture<Object> future = new CompletableFuture<>();
+      sendWithUpload(new AsyncCall(this, invocation, 1, null, future, completions));
+      return future;
+    }
+    BlockingCall call = new BlockingCall(this, invocation, 1, null);
+    sendWithUpload(call);
+    return call.await();
+  }
+
+  /** Sends {@code call}, then subscribes to its stream argument (unless it was not sent). */
+  void sendWithUpload(PendingCall call) {
+    Upload upload = Upload.attach(call);
+    if (call.remainingNanos() <= 0) {
+      call.timeOut();
+      upload.start(null);
+      return;
+    }
+    try {
+      channel.send(call);
+    } catch (RpcxException e) {
+      call.fail(e);
+    }
+    upload.start(call.owner());
+  }
+
+  /** Messages received on a stream and not yet delivered (plus credit unused), at most. */
+  int maxStreamWindow() {
+    return maxStreamWindow;
+  }
+
+  /** Bytes of received stream messages held above which no credit is granted. */
+  long maxStreamBufferedBytes() {
+    return maxStreamBufferedBytes;
+  }
+
   /** Sends {@code call}, unless the deadline it inherited has passed already: then it times out. */
   private void send(PendingCall call) {
     if (call.remainingNanos() <= 0) {
@@ -187,7 +261,7 @@ public final class ClientMethod {
    * attempt completes the same future.
    */
   boolean retry(AsyncCall failed, RpcxException failure) {
-    if (!retries.mayRetry(failed, failure, channel)) {
+    if (model.isStream() || !retries.mayRetry(failed, failure, channel)) {
       return false;
     }
     channel.send(

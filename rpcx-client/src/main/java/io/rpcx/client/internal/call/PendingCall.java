@@ -3,6 +3,7 @@ package io.rpcx.client.internal.call;
 import io.rpcx.client.CallResult;
 import io.rpcx.client.ClientCall;
 import io.rpcx.client.ClientInterceptor;
+import io.rpcx.core.CancelledException;
 import io.rpcx.core.InternalErrorException;
 import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
@@ -76,6 +77,8 @@ public abstract class PendingCall implements ClientCall {
   private Object[] attachments;
   /** Written by the thread that ends the attempt with a reply, before it tells the interceptors. */
   private int responseBytes;
+  /** The upload of the stream argument, or {@code null}; attached before the call is sent. */
+  private volatile Upload upload;
 
   /**
    * Attempt number {@code attempt} (from 1) of {@code invocation}; {@code previousRoute} is where
@@ -180,7 +183,7 @@ public abstract class PendingCall implements ClientCall {
   /** Writes the request payload. */
   public final void writeTo(ProtoWriter out) throws IOException {
     MethodModel model = method.model();
-    boolean stream = model.isServerStream();
+    boolean stream = model.isStream();
     RequestWriter.write(
         out,
         requestId,
@@ -191,7 +194,7 @@ public abstract class PendingCall implements ClientCall {
         stream ? streamTimeoutMillis() : remainingMillis(),
         metadata,
         method.sizeHints().arguments());
-    if (stream) {
+    if (model.isServerStream()) {
       RequestWriter.writeInitialCredit(out, initialCredit());
     }
   }
@@ -222,6 +225,52 @@ public abstract class PendingCall implements ClientCall {
    */
   public boolean streamEnd(StreamFrames end) {
     return false;
+  }
+
+  /**
+   * A {@code STREAM_CREDIT} for this call arrived, on the event loop: the server may take {@code
+   * messages} more of its stream argument. Returns false if the call has no stream argument: the
+   * server broke the protocol.
+   */
+  public final boolean streamCredit(int messages) {
+    Upload current = upload;
+    if (current == null) {
+      return false;
+    }
+    current.credit(messages);
+    return true;
+  }
+
+  /** Attaches the upload of this call's stream argument; before the call is sent. */
+  final void upload(Upload upload) {
+    this.upload = upload;
+  }
+
+  @Override
+  public long streamMessagesSent() {
+    Upload current = upload;
+    return current == null ? 0 : current.sent();
+  }
+
+  /**
+   * Fails the call with {@code error}, the failure of its stream argument's publisher (or a
+   * publisher breaking its contract): the caller gets that error itself, the interceptors a
+   * {@link CancelledException} caused by it. Ignored if already finished.
+   */
+  final void failFromArgument(Throwable error) {
+    if (finish()) {
+      ended(
+          CallOutcome.OTHER,
+          null,
+          new CancelledException(
+              "the stream argument of " + model().displayName() + " failed: " + error, error));
+      onArgumentFailure(error);
+    }
+  }
+
+  /** The call failed because its stream argument did (see {@link #failFromArgument}). */
+  void onArgumentFailure(Throwable error) {
+    throw new IllegalStateException(model().displayName() + " has no stream argument", error);
   }
 
   /** Adds the bytes of a stream's message to what the interceptors see as the response's size. */
@@ -282,6 +331,10 @@ public abstract class PendingCall implements ClientCall {
    * passes the exception its caller gets, or none if that is made later).
    */
   final void ended(CallOutcome outcome, ReplyEnvelope envelope, RpcxException failure) {
+    Upload uploading = upload;
+    if (uploading != null) {
+      uploading.callEnded();
+    }
     CallRoute current = route;
     if (current != null) {
       current.ended(this, outcome);
@@ -419,10 +472,17 @@ public abstract class PendingCall implements ClientCall {
     return owner;
   }
 
-  /** Tells the connection the caller has given up on the call. */
+  /**
+   * Tells the connection the caller has given up on the call; for a stream, the server is told
+   * too ({@code STREAM_CANCEL}).
+   */
   final void abandon() {
     if (owner != null) {
-      owner.abandon(this);
+      if (model().isStream()) {
+        owner.cancelStream(this, "");
+      } else {
+        owner.abandon(this);
+      }
     }
   }
 

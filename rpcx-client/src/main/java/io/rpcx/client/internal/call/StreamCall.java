@@ -18,15 +18,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One call of a server-stream method, for one subscriber (docs/PROTOCOL.md, section 5): the {@link
+ * One call of a server-stream (or bidirectional) method, for one subscriber (docs/PROTOCOL.md, section 5): the {@link
  * Flow.Subscription} its subscriber holds, and the attempt the connection keeps among its pending
  * calls until the stream ends. Never retried.
  *
  * <p>Credit: the request is sent when the subscriber first requests, granting {@code
  * initial_credit}; then {@code STREAM_CREDIT} as it requests more. The credit not yet used plus the
- * messages received and not yet delivered never exceed {@link #WINDOW}, and no credit is granted
- * while the messages held take more than {@link #MAX_BUFFERED_BYTES}: the server never has more
- * than the window in flight, however fast its publisher.
+ * messages received and not yet delivered never exceed the client's {@code maxStreamWindow}, and
+ * no credit is granted while the messages held take more than its {@code maxStreamBufferedBytes}:
+ * the server never has more than the window in flight, however fast its publisher.
+ *
+ * <p>A bidirectional stream also has an {@link Upload} of its stream argument, started once the
+ * request is sent and ended with the call.
  *
  * <p>Signals: every signal to the subscriber comes from one drain loop, run by one thread at a time
  * on the client's callback executor (never on a network thread), so onNext is never concurrent,
@@ -36,17 +39,19 @@ import org.slf4j.LoggerFactory;
 final class StreamCall extends PendingCall implements Flow.Subscription {
   private static final Logger logger = LoggerFactory.getLogger(StreamCall.class);
 
-  /** Messages granted and not yet delivered, at most. */
-  static final int WINDOW = 128;
-  /** While the messages held take more than this, no credit is granted. */
-  static final long MAX_BUFFERED_BYTES = 4L << 20;
-  /** Credit is granted in batches of at least this, unless nothing is in flight. */
-  private static final int MIN_GRANT = WINDOW / 4;
 
   private static final Object COMPLETE = new Object();
 
   private final Flow.Subscriber<? super Object> subscriber;
   private final boolean hasDeadline;
+  /** Messages granted and not yet delivered, at most ({@code maxStreamWindow}). */
+  private final int window;
+  /** While the messages held take more than this, no credit is granted. */
+  private final long maxBufferedBytes;
+  /** Credit is granted in batches of at least this, unless nothing is in flight. */
+  private final int minGrant;
+  /** The upload of a bidirectional stream's argument, or {@code null}. */
+  private final Upload upload;
   private final AtomicInteger wip = new AtomicInteger();
   private final Runnable drain = this::drain;
   private final Queue<Message> messages = new ConcurrentLinkedQueue<>();
@@ -75,6 +80,10 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
     super(method, invocation, 1, null);
     this.subscriber = subscriber;
     this.hasDeadline = invocation.inherited() || method.timeoutMillis() > 0;
+    this.window = method.maxStreamWindow();
+    this.maxBufferedBytes = method.maxStreamBufferedBytes();
+    this.minGrant = Math.max(1, window / 4);
+    this.upload = model().hasStreamArgument() ? Upload.attach(this) : null;
   }
 
   /** Hands the subscriber its subscription; the request goes out when it first requests. */
@@ -141,7 +150,7 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
   private void abandonStream() {
     CallOwner current = sentOn;
     if (current != null) {
-      current.cancelStream(this);
+      current.cancelStream(this, "");
     }
   }
 
@@ -221,6 +230,11 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
   @Override
   void onFailure(RpcxException failure) {
     terminate(failure, true);
+  }
+
+  @Override
+  void onArgumentFailure(Throwable error) {
+    terminate(error, true);
   }
 
   @Override
@@ -324,8 +338,8 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
   /** Grants what the subscriber requested, within the window and the buffered bytes. */
   private void grantCredit(long wanted) {
     long outstanding = granted - delivered;
-    long more = Math.min(wanted - granted, WINDOW - outstanding);
-    if (more <= 0 || bufferedBytes.get() > MAX_BUFFERED_BYTES) {
+    long more = Math.min(wanted - granted, window - outstanding);
+    if (more <= 0 || bufferedBytes.get() > maxBufferedBytes) {
       return;
     }
     if (!requestSent) {
@@ -335,7 +349,7 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
       send();
       return;
     }
-    if (more < MIN_GRANT && outstanding > 0) {
+    if (more < minGrant && outstanding > 0) {
       return; // wait for a batch worth a frame
     }
     granted += more;
@@ -348,15 +362,24 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
   private void send() {
     if (remainingNanos() <= 0) {
       timeOut();
+      if (upload != null) {
+        upload.start(null);
+      }
       return;
     }
     try {
       method.channel().send(this);
     } catch (RpcxException e) {
       fail(e);
+      if (upload != null) {
+        upload.start(null);
+      }
       return;
     }
     sentOn = owner();
+    if (upload != null) {
+      upload.start(sentOn); // a bidirectional stream: its argument goes up as the server grants
+    }
     if (cancelled) {
       abandonStream(); // cancelled while it was being sent: tell the server, which may have it
     }

@@ -156,14 +156,15 @@ public final class ProxyFactory {
       MethodModel method = entry.getValue();
       // A stream has a deadline only from its own annotation (0: none), never the default.
       long timeout =
-          method.timeoutMillis() > 0 || method.isServerStream()
+          method.timeoutMillis() > 0 || method.isStream()
               ? method.timeoutMillis()
               : config.defaultTimeoutMillis();
       methods.put(
           entry.getKey(),
           new ClientMethod(
               method, cluster, timeout, completions, config.connection().maxNestingDepth(),
-              config.metadata(), retries, config.interceptors()));
+              config.metadata(), retries, config.interceptors(),
+              config.connection().maxStreamWindow(), config.connection().maxStreamBufferedBytes()));
     }
     String prefix = "RPCX client of service '" + model.name() + "' (" + type.getName() + ") at ";
     return Proxy.newProxyInstance(

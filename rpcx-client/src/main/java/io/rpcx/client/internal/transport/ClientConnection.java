@@ -11,9 +11,11 @@ import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.codec.PeerSchemas;
+import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
+import io.rpcx.core.internal.protocol.ReplyWriter;
 import io.rpcx.core.internal.protocol.SchemaFrames;
 import io.rpcx.core.internal.protocol.StreamFrames;
 import io.rpcx.core.internal.transport.ControlFrames;
@@ -22,6 +24,7 @@ import io.rpcx.core.internal.transport.FrameWrite;
 import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
+import io.rpcx.core.internal.transport.QueuedWrite;
 import io.rpcx.core.internal.transport.SchemaAnnouncements;
 import io.rpcx.core.internal.transport.WriteQueue;
 import java.io.IOException;
@@ -216,10 +219,22 @@ final class ClientConnection implements CallOwner {
     announcements.write(channel, call.model().parameterSchemas(), outbound.frame);
   }
 
-  /** On the event loop: the deadline of an asynchronous call passed before its reply came. */
+  /**
+   * On the event loop: the deadline of an asynchronous call passed before its reply came. A
+   * stream's server is told ({@code STREAM_CANCEL}) at once, not only when its own timer fires.
+   */
   void expired(OutboundCall outbound) {
+    PendingCall call = outbound.call;
+    boolean written = pending.get(call.requestId()) == outbound;
     pending.expired(outbound);
-    outbound.call.timeOut();
+    if (written && call.model().isStream() && state != CLOSED) {
+      int id = call.requestId();
+      channel.writeAndFlush(
+          encodeControl(
+              FrameType.STREAM_CANCEL,
+              out -> StreamFrames.writeCancel(out, id, "the client's deadline passed")));
+    }
+    call.timeOut();
     closeIfDrained();
   }
 
@@ -237,20 +252,27 @@ final class ClientConnection implements CallOwner {
   }
 
   @Override
-  public void cancelStream(PendingCall call) {
+  public void cancelStream(PendingCall call, String message) {
     Channel current = channel;
     if (current == null) {
       return;
     }
-    current.eventLoop().execute(
-        () -> {
-          if (pending.abandoned(call, call.requestId()) && state != CLOSED) {
-            channel.writeAndFlush(
-                encodeControl(
-                    FrameType.STREAM_CANCEL,
-                    out -> StreamFrames.writeCancel(out, call.requestId(), "")));
+    // Through the write queue, behind the stream messages already queued for the call.
+    writes.enqueue(
+        new QueuedWrite() {
+          @Override
+          public void writeTo(Channel channel) {
+            if (pending.abandoned(call, call.requestId()) && state != CLOSED) {
+              channel.write(
+                  encodeControl(
+                      FrameType.STREAM_CANCEL,
+                      out -> StreamFrames.writeCancel(out, call.requestId(), message)));
+            }
+            closeIfDrained();
           }
-          closeIfDrained();
+
+          @Override
+          public void abort(Throwable cause) {}
         });
   }
 
@@ -262,6 +284,35 @@ final class ClientConnection implements CallOwner {
             encodeControl(
                 FrameType.STREAM_CREDIT,
                 out -> StreamFrames.writeCredit(out, call.requestId(), messages))));
+  }
+
+  @Override
+  public boolean sendStreamMessage(PendingCall call, Object element) throws IOException {
+    ValueCodec<Object> codec = call.model().streamElementCodec();
+    int id = call.requestId();
+    ByteBuf frame;
+    try {
+      frame =
+          Frames.encode(
+              channel.alloc(), FrameType.STREAM_MESSAGE, call.sizeHints().replyValue() + 8,
+              settings.maxFrameSize,
+              out ->
+                  call.sizeHints().replyValue(
+                      ReplyWriter.writeValue(out, id, codec, element, call.sizeHints().replyValue())));
+    } catch (FrameOverLimitException e) {
+      return false;
+    }
+    writes.enqueue(new FrameWrite(frame));
+    return true;
+  }
+
+  @Override
+  public void sendStreamEnd(PendingCall call) {
+    int id = call.requestId();
+    writes.enqueue(
+        new FrameWrite(
+            encodeControl(
+                FrameType.STREAM_END, out -> StreamFrames.writeEnd(out, id, null, "", ""))));
   }
 
   private ByteBuf encodeControl(byte type, Frames.PayloadWriter writer) {
@@ -441,6 +492,39 @@ final class ClientConnection implements CallOwner {
       channel.writeAndFlush(
           encodeControl(FrameType.STREAM_CANCEL, out -> StreamFrames.writeCancel(out, id, "")));
       outbound.call.fail(notAStream(outbound, "STREAM_MESSAGE"));
+      closeIfDrained();
+    }
+  }
+
+  /** On the event loop: the server may take more of a call's stream argument. */
+  void onStreamCredit(ByteBuf payloadBuffer) {
+    StreamFrames credit;
+    try {
+      credit = StreamFrames.parseCredit(new NettyPayload(payloadBuffer));
+    } catch (ProtocolException e) {
+      closeWith(
+          new InternalErrorException(
+              "malformed STREAM_CREDIT from " + connector.address() + ": " + e.getMessage(), e));
+      return;
+    } finally {
+      payloadBuffer.release();
+    }
+    int id = credit.streamId();
+    OutboundCall outbound = pending.get(id);
+    if (outbound == null) {
+      return; // the call ended while this was on its way
+    }
+    if (!outbound.call.streamCredit(credit.messages())) {
+      // Credit for a call without a stream argument: the two sides disagree on the method. That
+      // call fails and the server is told to stop; the connection and its other calls go on.
+      pending.answered(id);
+      channel.writeAndFlush(
+          encodeControl(FrameType.STREAM_CANCEL, out -> StreamFrames.writeCancel(out, id, "")));
+      outbound.call.fail(
+          new InternalErrorException(
+              "the server at " + connector.address() + " sent STREAM_CREDIT for "
+                  + outbound.call.model().displayName() + ", which takes no stream argument",
+              null));
       closeIfDrained();
     }
   }

@@ -96,6 +96,9 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
       case FrameType.STREAM_END:
         connection.onStreamEnd(frame);
         break;
+      case FrameType.STREAM_CREDIT:
+        connection.onStreamCredit(frame);
+        break;
       case FrameType.GOAWAY:
         GoAway goAway = ControlFrames.parseGoAway(frame);
         frame.release();

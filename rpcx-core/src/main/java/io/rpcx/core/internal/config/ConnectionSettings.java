@@ -18,12 +18,20 @@ public final class ConnectionSettings {
   /** Default calls in flight on one connection: 10,000. */
   public static final int DEFAULT_MAX_CONCURRENT_CALLS = 10_000;
 
+  /** Default stream window: 128 messages granted and not yet taken by the subscriber. */
+  public static final int DEFAULT_MAX_STREAM_WINDOW = 128;
+
+  /** Default bytes of stream messages held per stream before no more credit is granted: 4 MiB. */
+  public static final long DEFAULT_MAX_STREAM_BUFFERED_BYTES = 4L << 20;
+
   private final int ioThreads;
   private final boolean nativeTransport;
   private final int maxFrameSize;
   private final int maxNestingDepth;
   private final int maxConcurrentCallsPerConnection;
   private final long maxBufferedInboundBytes;
+  private final int maxStreamWindow;
+  private final long maxStreamBufferedBytes;
   private final TlsConfig tls;
   private final String inProcessName;
 
@@ -34,6 +42,8 @@ public final class ConnectionSettings {
     this.maxNestingDepth = builder.maxNestingDepth;
     this.maxConcurrentCallsPerConnection = builder.maxConcurrentCallsPerConnection;
     this.maxBufferedInboundBytes = builder.maxBufferedInboundBytes;
+    this.maxStreamWindow = builder.maxStreamWindow;
+    this.maxStreamBufferedBytes = builder.maxStreamBufferedBytes;
     this.tls = builder.tls;
     this.inProcessName = builder.inProcessName;
   }
@@ -72,6 +82,19 @@ public final class ConnectionSettings {
     return maxBufferedInboundBytes;
   }
 
+  /**
+   * Stream messages a receiving side grants and has not yet delivered to its subscriber, at most
+   * (docs/PROTOCOL.md, section 5.3).
+   */
+  public int maxStreamWindow() {
+    return maxStreamWindow;
+  }
+
+  /** Bytes of stream messages held per stream above which a receiving side grants no credit. */
+  public long maxStreamBufferedBytes() {
+    return maxStreamBufferedBytes;
+  }
+
   /** TLS, or {@code null} for plaintext. */
   public TlsConfig tls() {
     return tls;
@@ -92,6 +115,8 @@ public final class ConnectionSettings {
     private int maxNestingDepth = DecodeContext.DEFAULT_MAX_DEPTH;
     private int maxConcurrentCallsPerConnection = DEFAULT_MAX_CONCURRENT_CALLS;
     private long maxBufferedInboundBytes = InboundBudget.defaultLimit();
+    private int maxStreamWindow = DEFAULT_MAX_STREAM_WINDOW;
+    private long maxStreamBufferedBytes = DEFAULT_MAX_STREAM_BUFFERED_BYTES;
     private TlsConfig tls;
     private String inProcessName;
 
@@ -120,6 +145,14 @@ public final class ConnectionSettings {
 
     public void maxBufferedInboundBytes(long bytes) {
       this.maxBufferedInboundBytes = Checks.atLeast(bytes, 1L, "maxBufferedInboundBytes");
+    }
+
+    public void maxStreamWindow(int messages) {
+      this.maxStreamWindow = Checks.atLeast(messages, 1, "maxStreamWindow");
+    }
+
+    public void maxStreamBufferedBytes(long bytes) {
+      this.maxStreamBufferedBytes = Checks.atLeast(bytes, 1L, "maxStreamBufferedBytes");
     }
 
     /** TLS settings, checked to be a server's or a client's by the caller. */

@@ -2,6 +2,7 @@ package io.rpcx.core.internal.model;
 
 import io.rpcx.core.internal.codec.RawValueCodec;
 import io.rpcx.core.internal.codec.Schemas;
+import io.rpcx.core.internal.codec.StreamCodec;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.protocol.RequestWriter;
 import io.rpcx.core.internal.protocol.SchemaFrames;
@@ -30,6 +31,7 @@ public final class MethodModel {
   private final boolean async;
   private final boolean serverStream;
   private final boolean blockingStream;
+  private final int streamParameterIndex;
   private final long timeoutMillis;
   private final List<Class<?>> declaredExceptions;
   private final boolean idempotent;
@@ -50,6 +52,7 @@ public final class MethodModel {
       boolean async,
       boolean serverStream,
       boolean blockingStream,
+      int streamParameterIndex,
       long timeoutMillis,
       List<Class<?>> declaredExceptions,
       boolean idempotent,
@@ -64,6 +67,7 @@ public final class MethodModel {
     this.async = async;
     this.serverStream = serverStream;
     this.blockingStream = blockingStream;
+    this.streamParameterIndex = streamParameterIndex;
     this.timeoutMillis = timeoutMillis;
     this.declaredExceptions = List.copyOf(declaredExceptions);
     this.idempotent = idempotent;
@@ -110,7 +114,7 @@ public final class MethodModel {
     }
     return new MethodModel(
         service, name, null, codecs, names,
-        (ValueCodec<Object>) (ValueCodec<?>) new RawValueCodec(resultType), true, false, false,
+        (ValueCodec<Object>) (ValueCodec<?>) new RawValueCodec(resultType), true, false, false, -1,
         timeoutMillis, List.of(), idempotent, true, -1);
   }
 
@@ -198,11 +202,39 @@ public final class MethodModel {
   }
 
   /**
-   * Whether the method is a server stream (docs/PROTOCOL.md, section 5): it returns {@code
+   * Whether the method's result is a stream (docs/PROTOCOL.md, section 5): it returns {@code
    * Flow.Publisher<T>} or {@code Stream<T>}, and {@link #resultCodec()} is the codec of {@code T}.
+   * True for a bidirectional stream too, which also has a {@linkplain #streamParameterIndex stream
+   * argument}.
    */
   public boolean isServerStream() {
     return serverStream;
+  }
+
+  /**
+   * The index of the {@code Flow.Publisher<T>} parameter, whose elements the client streams to the
+   * server (a client stream, or a bidirectional stream if {@link #isServerStream()} too); -1 if
+   * there is none. Its codec in {@link #parameterCodecs()} is a {@link StreamCodec}.
+   */
+  public int streamParameterIndex() {
+    return streamParameterIndex;
+  }
+
+  /** Whether the method takes a stream argument: a client or bidirectional stream. */
+  public boolean hasStreamArgument() {
+    return streamParameterIndex >= 0;
+  }
+
+  /** Whether the method streams in either direction (or both): never retried, no default timeout. */
+  public boolean isStream() {
+    return serverStream || streamParameterIndex >= 0;
+  }
+
+  /** The codec of the stream argument's elements; {@code null} if there is no stream argument. */
+  public ValueCodec<Object> streamElementCodec() {
+    return streamParameterIndex < 0
+        ? null
+        : ((StreamCodec) parameterCodecs[streamParameterIndex]).element();
   }
 
   /** Whether the method is a server stream returning a blocking {@code java.util.stream.Stream}. */
@@ -219,8 +251,8 @@ public final class MethodModel {
   }
 
   /**
-   * Timeout set by annotations ({@code @Method}, else {@code @RPCXClient}; for a server stream
-   * only its own {@code @Method}); 0 when not set.
+   * Timeout set by annotations ({@code @Method}, else {@code @RPCXClient}; for a stream of any
+   * shape only its own {@code @Method}); 0 when not set.
    */
   public long timeoutMillis() {
     return timeoutMillis;

@@ -6,6 +6,7 @@ import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.annotation.RoutingKey;
 import io.rpcx.core.internal.codec.CodecRegistry;
+import io.rpcx.core.internal.codec.StreamCodec;
 import io.rpcx.core.internal.codec.UnsupportedTypeException;
 import io.rpcx.core.internal.codec.ValueCodec;
 import java.lang.reflect.Method;
@@ -214,15 +215,25 @@ public final class ServiceModels {
     java.lang.reflect.Parameter[] parameters = method.getParameters();
     ValueCodec<Object>[] parameterCodecs = new ValueCodec[parameterTypes.length];
     String[] parameterNames = new String[parameterTypes.length];
+    int streamParameter = -1;
     for (int i = 0; i < parameterTypes.length; i++) {
       parameterNames[i] = parameters[i].getName();
+      String where = "parameter " + i + " (" + parameterNames[i] + ") of " + describe(method);
+      if (parameters[i].getType() == Flow.Publisher.class) {
+        if (streamParameter >= 0) {
+          throw new IllegalArgumentException(
+              where + " is a second Flow.Publisher (parameter " + streamParameter + " ("
+                  + parameterNames[streamParameter] + ") is one): a method takes at most one"
+                  + " stream argument");
+        }
+        streamParameter = i;
+        parameterCodecs[i] = streamCodec(parameterTypes[i], where, codecs);
+        continue;
+      }
       try {
         parameterCodecs[i] = (ValueCodec<Object>) codecs.codecFor(parameterTypes[i]);
       } catch (UnsupportedTypeException e) {
-        throw new IllegalArgumentException(
-            "parameter " + i + " (" + parameterNames[i] + ") of " + describe(method) + ": "
-                + e.getMessage(),
-            e);
+        throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
       }
     }
     Type resultType = method.getGenericReturnType();
@@ -240,8 +251,6 @@ public final class ServiceModels {
         throw new IllegalArgumentException(
             describe(method) + " returns a stream of Void: a stream's elements carry values");
       }
-      // A stream may run for hours: only its own @Method(timeoutMillis) gives it a deadline.
-      timeoutMillis = annotation != null ? annotation.timeoutMillis() : 0;
     } else if (async) {
       if (!(resultType instanceof ParameterizedType)) {
         throw new IllegalArgumentException(
@@ -253,6 +262,10 @@ public final class ServiceModels {
       throw new IllegalArgumentException(
           describe(method) + " returns " + rawResult.getName()
               + ": asynchronous methods return CompletableFuture or CompletionStage");
+    }
+    if (stream || streamParameter >= 0) {
+      // A stream may run for hours: only its own @Method(timeoutMillis) gives it a deadline.
+      timeoutMillis = annotation != null ? annotation.timeoutMillis() : 0;
     }
     ValueCodec<Object> resultCodec = null;
     if (resultType != void.class && resultType != Void.class) {
@@ -280,11 +293,38 @@ public final class ServiceModels {
         async,
         stream,
         rawResult == Stream.class,
+        streamParameter,
         timeoutMillis,
         declared,
         serviceIdempotent || method.isAnnotationPresent(Idempotent.class),
         !serviceOwnDeadline && !method.isAnnotationPresent(OwnDeadline.class),
         routingKey(method, parameters));
+  }
+
+  /** The codec of a {@code Flow.Publisher<T>} parameter: {@code stream<T>}. */
+  @SuppressWarnings("unchecked")
+  private static ValueCodec<Object> streamCodec(Type type, String where, CodecRegistry codecs) {
+    if (!(type instanceof ParameterizedType)) {
+      throw new IllegalArgumentException(
+          where + " is a raw Flow.Publisher: declare its element type, e.g."
+              + " Flow.Publisher<String>");
+    }
+    Type element = ((ParameterizedType) type).getActualTypeArguments()[0];
+    if (element instanceof java.lang.reflect.WildcardType) {
+      throw new IllegalArgumentException(
+          where + " is a Flow.Publisher<" + element.getTypeName() + ">: declare its element type"
+              + " exactly, e.g. Flow.Publisher<String>");
+    }
+    if (element == Void.class) {
+      throw new IllegalArgumentException(
+          where + " is a stream of Void: a stream's elements carry values");
+    }
+    try {
+      return new StreamCodec((ValueCodec<Object>) codecs.codecFor(element));
+    } catch (UnsupportedTypeException e) {
+      throw new IllegalArgumentException(
+          where + ": its stream elements cannot be carried: " + e.getMessage(), e);
+    }
   }
 
   /** Types whose hash is the same in every JVM: the values a {@link RoutingKey} may have. */

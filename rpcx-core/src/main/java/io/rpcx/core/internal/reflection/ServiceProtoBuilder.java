@@ -71,7 +71,7 @@ final class ServiceProtoBuilder {
     ServiceDescription description = service.description();
     for (MethodDescription method : description.methods()) {
       for (ParameterDescription parameter : method.parameters()) {
-        typeOf(parameter.type());
+        typeOf(streamElement(parameter.type()));
       }
       if (!method.resultType().equals("void")) {
         typeOf(valueType(method));
@@ -82,6 +82,13 @@ final class ServiceProtoBuilder {
       String base = capitalize(identifier(method.name()));
       methodMessages.add(request(method, unique(base + "Request", taken)));
       methodMessages.add(reply(method, unique(base + "Reply", taken)));
+      for (int i = 0; i < method.parameters().size(); i++) {
+        ParameterDescription parameter = method.parameters().get(i);
+        if (isStream(parameter.type())) {
+          methodMessages.add(
+              streamArgument(method, i, unique(base + "StreamArgument", taken)));
+        }
+      }
     }
     List<ProtoMessage> all = new ArrayList<>(methodMessages);
     all.addAll(messages.values());
@@ -105,6 +112,9 @@ final class ServiceProtoBuilder {
     Set<String> nestedNames = new TreeSet<>();
     for (int i = 0; i < method.parameters().size(); i++) {
       ParameterDescription parameter = method.parameters().get(i);
+      if (isStream(parameter.type())) {
+        continue; // no value in the request: its elements are <Method>StreamArgument messages
+      }
       String field = unique(identifier(parameter.name()), fieldNames);
       String argument = unique(capitalize(field) + "Argument", nestedNames);
       arguments.add(
@@ -133,16 +143,42 @@ final class ServiceProtoBuilder {
   }
 
   /**
+   * The message of each element of stream argument {@code index} of {@code method}: what a client
+   * sends in {@code STREAM_MESSAGE} frames after the request (docs/PROTOCOL.md, section 5).
+   */
+  private ProtoMessage streamArgument(MethodDescription method, int index, String name) {
+    ParameterDescription parameter = method.parameters().get(index);
+    String element = streamElement(parameter.type());
+    String comment =
+        "StreamMessage.value of the stream argument " + parameter.name() + " ("
+            + parameter.type() + ") of " + service.description().name() + "/" + method.name()
+            + ":\nits Argument in the request is {type: \"" + parameter.type() + "\"} without a"
+            + " value; the client then sends\nSTREAM_MESSAGE frames as the server's STREAM_CREDIT"
+            + " allows, each carrying one element in field 1\n(absent when it is null), then"
+            + " STREAM_END (docs/PROTOCOL.md, section 5).";
+    return ProtoMessage.of(
+        name, comment, List.of(ProtoField.of("value", 1, typeOf(element), false, note(element))));
+  }
+
+  /**
    * The type of the value a reply (or each message of a server stream) carries: the result type,
    * or {@code T} of {@code stream<T>}.
    */
   private static String valueType(MethodDescription method) {
-    String type = method.resultType();
-    return isStream(method) ? type.substring("stream<".length(), type.length() - 1) : type;
+    return streamElement(method.resultType());
   }
 
   private static boolean isStream(MethodDescription method) {
-    return method.resultType().startsWith("stream<") && method.resultType().endsWith(">");
+    return isStream(method.resultType());
+  }
+
+  private static boolean isStream(String type) {
+    return type.startsWith("stream<") && type.endsWith(">");
+  }
+
+  /** {@code T} of {@code stream<T>}; any other type as it is. */
+  private static String streamElement(String type) {
+    return isStream(type) ? type.substring("stream<".length(), type.length() - 1) : type;
   }
 
   private ProtoMessage reply(MethodDescription method, String name) {
@@ -150,7 +186,10 @@ final class ServiceProtoBuilder {
       String element = valueType(method);
       String comment =
           "StreamMessage.value of " + service.description().name() + "/" + method.name()
-              + ", a server stream (" + method.resultType() + "):\nthe server answers with"
+              + (method.parameters().stream().anyMatch(p -> isStream(p.type()))
+                  ? ", a bidirectional stream ("
+                  : ", a server stream (")
+              + method.resultType() + "):\nthe server answers with"
               + " STREAM_MESSAGE frames, each carrying one element in field 1\n(absent when it is"
               + " null), then STREAM_END (docs/PROTOCOL.md, section 5)."
               + (method.declaredExceptions().isEmpty()

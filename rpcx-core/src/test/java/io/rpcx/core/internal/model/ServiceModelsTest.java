@@ -240,6 +240,85 @@ class ServiceModelsTest {
             + " Void: a stream's elements carry values");
   }
 
+  @RPCXClient(name = "uploads", timeoutMillis = 2000)
+  interface Uploads {
+    long upload(String name, java.util.concurrent.Flow.Publisher<byte[]> chunks);
+
+    java.util.concurrent.CompletableFuture<Long> count(
+        java.util.concurrent.Flow.Publisher<String> words);
+
+    @Method(timeoutMillis = 900)
+    java.util.stream.Stream<String> chat(java.util.concurrent.Flow.Publisher<String> lines);
+  }
+
+  @RPCXClient(name = "uploads")
+  interface TwoStreams {
+    long both(
+        java.util.concurrent.Flow.Publisher<String> first,
+        java.util.concurrent.Flow.Publisher<String> second);
+  }
+
+  @RPCXClient(name = "uploads")
+  interface RawStreamArgument {
+    @SuppressWarnings("rawtypes")
+    long upload(java.util.concurrent.Flow.Publisher items);
+  }
+
+  @RPCXClient(name = "uploads")
+  interface WildcardStreamArgument {
+    long upload(java.util.concurrent.Flow.Publisher<? extends Number> items);
+  }
+
+  @RPCXClient(name = "uploads")
+  interface UncarriedStreamArgument {
+    long upload(java.util.concurrent.Flow.Publisher<Thread> items);
+  }
+
+  @Test
+  void aPublisherParameterIsAStreamArgumentOfItsElementsWithOnlyItsOwnTimeout() {
+    ServiceModel model = ServiceModels.forClient(Uploads.class, codecs);
+    MethodModel upload = model.method("upload");
+    assertTrue(upload.hasStreamArgument());
+    assertTrue(upload.isStream());
+    assertFalse(upload.isServerStream());
+    assertEquals(1, upload.streamParameterIndex());
+    assertEquals("stream<bytes>", upload.parameterCodecs()[1].typeName());
+    assertEquals("bytes", upload.streamElementCodec().typeName());
+    assertEquals("int64", upload.resultTypeName());
+    assertEquals(0, upload.timeoutMillis(), "the interface's timeout does not apply to a stream");
+    MethodModel count = model.method("count");
+    assertTrue(count.isAsync());
+    assertEquals(0, count.streamParameterIndex());
+    MethodModel chat = model.method("chat");
+    assertTrue(chat.isServerStream() && chat.hasStreamArgument() && chat.isBlockingStream());
+    assertEquals(900, chat.timeoutMillis());
+    String prefix = "parameter 1 (second) of io.rpcx.core.internal.model.ServiceModelsTest$";
+    assertMessage(
+        TwoStreams.class,
+        prefix + "TwoStreams.both(Publisher, Publisher) is a second Flow.Publisher (parameter 0"
+            + " (first) is one): a method takes at most one stream argument");
+    assertMessage(
+        RawStreamArgument.class,
+        "parameter 0 (items) of io.rpcx.core.internal.model.ServiceModelsTest$RawStreamArgument"
+            + ".upload(Publisher) is a raw Flow.Publisher: declare its element type, e.g."
+            + " Flow.Publisher<String>");
+    assertMessage(
+        WildcardStreamArgument.class,
+        "parameter 0 (items) of io.rpcx.core.internal.model.ServiceModelsTest$"
+            + "WildcardStreamArgument.upload(Publisher) is a Flow.Publisher<? extends"
+            + " java.lang.Number>: declare its element type exactly, e.g. Flow.Publisher<String>");
+    IllegalArgumentException uncarried =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServiceModels.forClient(UncarriedStreamArgument.class, codecs));
+    assertTrue(
+        uncarried.getMessage().startsWith(
+            "parameter 0 (items) of io.rpcx.core.internal.model.ServiceModelsTest$"
+                + "UncarriedStreamArgument.upload(Publisher): its stream elements cannot be"
+                + " carried: "),
+        uncarried.getMessage());
+  }
+
   private void assertMessage(Class<?> type, String message) {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> ServiceModels.forClient(type, codecs));

@@ -11,6 +11,7 @@ import com.google.protobuf.StringValue;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
+import io.rpcx.core.internal.codec.StreamCodec;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
 import io.rpcx.core.internal.model.StandardCodecs;
@@ -345,6 +346,37 @@ class EnvelopeTest {
     ByteArrayProtoWriter cancel = new ByteArrayProtoWriter();
     StreamFrames.writeCancel(cancel, 1, "");
     assertEquals("08 01", hex(cancel.toByteArray()));
+  }
+
+  /** The byte-by-byte client stream of docs/PROTOCOL.md, section 5.7. */
+  @Test
+  void theDocumentedClientStreamIsExactlyWhatIsWritten() throws Exception {
+    byte[] names = RequestWriter.nameFields("tally", "count");
+    StreamCodec stream = new StreamCodec(STRING);
+    byte[][] types = {RequestWriter.typeField(stream.typeName())};
+    @SuppressWarnings("unchecked")
+    ValueCodec<Object>[] codecs = new ValueCodec[] {stream};
+    ByteArrayProtoWriter request = new ByteArrayProtoWriter();
+    RequestWriter.write(request, 1, names, types, codecs, new Object[] {null}, 0, Map.of(), null);
+    assertEquals(
+        "08 01 12 05 74 61 6c 6c 79 1a 05 63 6f 75 6e 74 22 10 0a 0e 73 74 72 65 61 6d 3c 73 74"
+            + " 72 69 6e 67 3e",
+        hex(request.toByteArray()));
+    ByteArrayProtoWriter credit = new ByteArrayProtoWriter();
+    StreamFrames.writeCredit(credit, 1, 2);
+    assertEquals("08 01 10 02", hex(credit.toByteArray()));
+    ByteArrayProtoWriter message = new ByteArrayProtoWriter();
+    ReplyWriter.writeValue(message, 1, stream.element(), "a", 0);
+    assertEquals("08 01 12 03 0a 01 61", hex(message.toByteArray()));
+    ByteArrayProtoWriter end = new ByteArrayProtoWriter();
+    StreamFrames.writeEnd(end, 1, null, "", "");
+    assertEquals("08 01", hex(end.toByteArray()));
+    ByteArrayProtoWriter reply = new ByteArrayProtoWriter();
+    @SuppressWarnings("unchecked")
+    ValueCodec<Object> int64 =
+        (ValueCodec<Object>) StandardCodecs.registry().codecFor(long.class);
+    ReplyWriter.writeValue(reply, 1, int64, 2L, 0);
+    assertEquals("08 01 12 02 08 02", hex(reply.toByteArray()));
   }
 
   private static String hex(byte[] bytes) {

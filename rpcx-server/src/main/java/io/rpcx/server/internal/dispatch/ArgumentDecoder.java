@@ -47,6 +47,14 @@ final class ArgumentDecoder {
                 + "' but the server expects '" + codecs[i].typeName() + "'");
       }
       CodedInputStream in = envelope.valueInput(payload, i);
+      if (i == method.streamParameterIndex()) {
+        if (in != null) {
+          throw new CodecException(
+              describe(method, i) + " is a stream (" + codecs[i].typeName() + "): its elements"
+                  + " come in STREAM_MESSAGE frames, and its argument in the request has no value");
+        }
+        continue; // the caller puts the stream there
+      }
       Object value;
       try {
         value = in == null ? null : Values.read(codecs[i], in, context);

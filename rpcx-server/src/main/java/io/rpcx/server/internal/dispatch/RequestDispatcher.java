@@ -1,6 +1,7 @@
 package io.rpcx.server.internal.dispatch;
 
 import io.rpcx.core.StatusCode;
+import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.RequestEnvelope;
@@ -38,6 +39,8 @@ public final class RequestDispatcher {
   final ExceptionLog exceptionLog;
   private final RefusalListener[] refusalListeners;
   private final LongAdder refusals = new LongAdder();
+  private final int maxStreamWindow;
+  private final long maxStreamBufferedBytes;
 
   /**
    * @param executor runs the calls; {@code null} runs them on the event loop
@@ -51,6 +54,31 @@ public final class RequestDispatcher {
       List<ServerInterceptor> interceptors,
       ExceptionLog exceptionLog,
       List<RefusalListener> refusalListeners) {
+    this(
+        registry, executor, tracker, maxMetadataBytes, maxDepth, interceptors, exceptionLog,
+        refusalListeners, ConnectionSettings.DEFAULT_MAX_STREAM_WINDOW,
+        ConnectionSettings.DEFAULT_MAX_STREAM_BUFFERED_BYTES);
+  }
+
+  /**
+   * A dispatcher whose stream arguments (client and bidirectional streams) are received with a
+   * window of {@code maxStreamWindow} messages and {@code maxStreamBufferedBytes} held per stream.
+   *
+   * @param executor runs the calls; {@code null} runs them on the event loop
+   */
+  public RequestDispatcher(
+      PublishedServices registry,
+      Executor executor,
+      CallTracker tracker,
+      int maxMetadataBytes,
+      int maxDepth,
+      List<ServerInterceptor> interceptors,
+      ExceptionLog exceptionLog,
+      List<RefusalListener> refusalListeners,
+      int maxStreamWindow,
+      long maxStreamBufferedBytes) {
+    this.maxStreamWindow = maxStreamWindow;
+    this.maxStreamBufferedBytes = maxStreamBufferedBytes;
     this.registry = registry;
     this.executor = executor;
     this.tracker = tracker;
@@ -126,18 +154,32 @@ public final class RequestDispatcher {
       return;
     }
     ServerStream stream = null;
+    InboundStream inbound = null;
+    int timeoutMillis = envelope.timeoutMillis();
+    long deadlineNanos =
+        TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - (System.nanoTime() - receivedNanos);
     if (method.model().isServerStream()) {
       stream = new ServerStream(connection, method, requestId, envelope.initialCredit(), executor);
       connection.streamOpened(stream);
-      int timeoutMillis = envelope.timeoutMillis();
       if (timeoutMillis > 0) {
-        stream.deadline(
-            TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - (System.nanoTime() - receivedNanos),
-            timeoutMillis);
+        stream.deadline(deadlineNanos, timeoutMillis);
+      }
+    }
+    if (method.model().hasStreamArgument()) {
+      inbound =
+          new InboundStream(
+              connection, method, requestId, executor, maxStreamWindow, maxStreamBufferedBytes,
+              maxDepth);
+      connection.inboundOpened(inbound);
+      if (stream != null) {
+        inbound.outbound(stream); // a bidirectional stream ends with its outbound side
+      } else if (timeoutMillis > 0) {
+        inbound.deadline(deadlineNanos, timeoutMillis);
       }
     }
     ServerCall call =
-        new ServerCall(connection, method, envelope, payload, receivedNanos, this, stream);
+        new ServerCall(
+            connection, method, envelope, payload, receivedNanos, this, stream, inbound);
     tracker.started();
     if (executor == null) {
       call.run();

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +44,10 @@ final class ServerCall implements Runnable, CallInfo {
   private final RequestDispatcher dispatcher;
   /** The stream of a server-stream call, or {@code null}. */
   private final ServerStream stream;
+  /** The stream argument of a client or bidirectional stream call, or {@code null}. */
+  private final InboundStream inbound;
+  /** The call's end was claimed: its reply (or nothing) is sent once. */
+  private final AtomicBoolean completed = new AtomicBoolean();
   private Payload payload;
   /** The call's context, current while its interceptors and implementation run. */
   private RpcxContext context;
@@ -55,8 +60,10 @@ final class ServerCall implements Runnable, CallInfo {
       Payload payload,
       long receivedNanos,
       RequestDispatcher server,
-      ServerStream stream) {
+      ServerStream stream,
+      InboundStream inbound) {
     this.stream = stream;
+    this.inbound = inbound;
     this.connection = connection;
     this.method = method;
     this.envelope = envelope;
@@ -100,6 +107,12 @@ final class ServerCall implements Runnable, CallInfo {
             receivedNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMillis),
             envelope.metadata(),
             connection.remoteAddress());
+    if (inbound != null) {
+      inbound.context(context);
+      // RPCX may end a client stream while its implementation still runs (a synchronous one
+      // blocks its worker until the stream ends): the reply goes out then, not when it returns.
+      inbound.aborted().whenComplete((value, failure) -> complete(null, failure));
+    }
     try (RpcxContext.Scope ignored = context.attach()) {
       serve(model);
     }
@@ -107,7 +120,7 @@ final class ServerCall implements Runnable, CallInfo {
 
   /** Runs the interceptors and the implementation, with the call's context current. */
   private void serve(MethodModel model) {
-    if (interceptors.isEmpty()) {
+    if (interceptors.isEmpty() && inbound == null) {
       Object result;
       try {
         result = invoke();
@@ -142,7 +155,7 @@ final class ServerCall implements Runnable, CallInfo {
             method.returnsStage()
                 ? (CompletionStage<Object>) result
                 : CompletableFuture.completedFuture(result);
-        return stage;
+        return inbound == null || stream != null ? stage : orAborted(stage);
       } catch (Throwable t) {
         return CompletableFuture.failedFuture(t);
       }
@@ -162,6 +175,24 @@ final class ServerCall implements Runnable, CallInfo {
   }
 
   /**
+   * The implementation's outcome, or the end RPCX gave the call first (a client stream's deadline,
+   * cancel, shutdown): what the interceptors see.
+   */
+  private CompletionStage<Object> orAborted(CompletionStage<Object> implementation) {
+    CompletableFuture<Object> first = new CompletableFuture<>();
+    inbound.aborted().whenComplete((value, failure) -> first.completeExceptionally(failure));
+    implementation.whenComplete(
+        (value, failure) -> {
+          if (failure != null) {
+            first.completeExceptionally(failure);
+          } else {
+            first.complete(value);
+          }
+        });
+    return first;
+  }
+
+  /**
    * Decodes the arguments and calls the implementation. Failures of the implementation come out
    * wrapped in {@link ImplementationFailure}; undecodable arguments as {@link BadRequestException}.
    */
@@ -169,6 +200,10 @@ final class ServerCall implements Runnable, CallInfo {
     if (stream != null && stream.isEnded()) { // cancelled or timed out before it ran
       releasePayload();
       return stream.ended();
+    }
+    if (inbound != null && inbound.isEnded()) {
+      releasePayload();
+      return inbound.aborted();
     }
     Object[] args;
     try {
@@ -180,6 +215,9 @@ final class ServerCall implements Runnable, CallInfo {
       throw new BadRequestException(e.getMessage());
     } finally {
       releasePayload();
+    }
+    if (inbound != null) {
+      args[method.model().streamParameterIndex()] = inbound;
     }
     Object result;
     try {
@@ -221,6 +259,17 @@ final class ServerCall implements Runnable, CallInfo {
   }
 
   private void complete(Object result, Throwable failure) {
+    if (!completed.compareAndSet(false, true)) {
+      return; // RPCX ended the call first (or the implementation did)
+    }
+    if (inbound != null && inbound.isSilent()) {
+      logger.debug(
+          "{} from {} ended without a reply: {}",
+          method.model().displayName(), connection.remoteAddress(), failure == null ? "" : failure.getMessage());
+      releasePayload();
+      finished(failure);
+      return;
+    }
     try {
       ReplyFault.Action fault = replyFaults.length == 0 ? ReplyFault.Action.SEND : replyFault();
       if (fault == ReplyFault.Action.DROP) {
@@ -238,7 +287,7 @@ final class ServerCall implements Runnable, CallInfo {
       }
     } finally {
       releasePayload();
-      finished();
+      finished(failure);
     }
   }
 
@@ -265,9 +314,18 @@ final class ServerCall implements Runnable, CallInfo {
   }
 
   private void finished() {
+    finished(null);
+  }
+
+  /** The call is over, with {@code failure} (or null): counts it and lets go of its streams. */
+  private void finished(Throwable failure) {
     if (stream != null) {
       stream.close();
       connection.streamEnded(stream);
+    }
+    if (inbound != null) {
+      connection.inboundEnded(inbound);
+      inbound.callEnded(failure == null ? null : unwrap(failure));
     }
     connection.callFinished();
     tracker.finished();
@@ -388,6 +446,11 @@ final class ServerCall implements Runnable, CallInfo {
   @Override
   public long streamMessagesSent() {
     return stream == null ? 0 : stream.sent();
+  }
+
+  @Override
+  public long streamMessagesReceived() {
+    return inbound == null ? 0 : inbound.received();
   }
 
   /** An exception thrown by the implementation, as opposed to a refusal by RPCX or an interceptor. */

@@ -43,6 +43,19 @@ public interface ServerConnection {
   /** The call of {@code stream} has ended; its id is forgotten. */
   void streamEnded(ServerStream stream);
 
+  /** Sends a {@code STREAM_CREDIT}: the client may send {@code messages} more on the stream. */
+  void sendStreamCredit(int streamId, int messages);
+
+  /**
+   * Registers the stream argument of a call from its request's dispatch until the call ends, so
+   * that the client's messages, end and cancel reach it, and so that it fails when the connection
+   * closes.
+   */
+  void inboundOpened(InboundStream stream);
+
+  /** The call of {@code stream} has ended; later messages for its id are dropped. */
+  void inboundEnded(InboundStream stream);
+
   /** Runs {@code task} after {@code delayNanos}, on the connection's event loop. */
   Future<?> schedule(Runnable task, long delayNanos);
 

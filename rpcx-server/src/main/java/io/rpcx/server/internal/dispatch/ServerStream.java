@@ -286,7 +286,7 @@ public final class ServerStream implements Flow.Subscriber<Object> {
    * STREAM_END} with {@code failure} if {@code sendEnd} (else nothing more: the client is gone),
    * and ends the call with it.
    */
-  private void fail(StatusCode code, RpcxException failure, boolean sendEnd) {
+  void fail(StatusCode code, RpcxException failure, boolean sendEnd) {
     if (!endClaimed.compareAndSet(false, true)) {
       return;
     }

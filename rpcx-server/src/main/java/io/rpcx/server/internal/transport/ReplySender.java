@@ -122,6 +122,20 @@ final class ReplySender {
     writes.enqueue(new FrameWrite(frame));
   }
 
+  /** Encodes and queues a {@code STREAM_CREDIT}: the client may send {@code messages} more. */
+  void sendStreamCredit(int streamId, int messages) {
+    ByteBuf frame;
+    try {
+      frame =
+          Frames.encode(
+              channel.alloc(), FrameType.STREAM_CREDIT, 16, Integer.MAX_VALUE,
+              out -> StreamFrames.writeCredit(out, streamId, messages));
+    } catch (IOException e) { // plain fields: no I/O
+      throw new UncheckedIOException(e);
+    }
+    writes.enqueue(new FrameWrite(frame));
+  }
+
   /** Encodes and queues an error reply. */
   void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
     ByteBuf frame;

@@ -15,6 +15,7 @@ import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.GoAway;
 import io.rpcx.core.internal.protocol.ProtocolException;
+import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SchemaFrames;
 import io.rpcx.core.internal.protocol.StreamFrames;
 import io.rpcx.core.internal.transport.ControlFrames;
@@ -23,6 +24,7 @@ import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.PrefaceHandler;
 import io.rpcx.core.internal.transport.TlsFailures;
+import io.rpcx.server.internal.dispatch.InboundStream;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
 import io.rpcx.server.internal.dispatch.ServerMethod;
@@ -68,6 +70,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private final PeerSchemas peerSchemas = new PeerSchemas();
   /** The server streams open on this connection, by id: from dispatch to the end of their calls. */
   private final Map<Integer, ServerStream> streams = new ConcurrentHashMap<>();
+  /** The stream arguments open on this connection, by id: from dispatch to the end of their calls. */
+  private final Map<Integer, InboundStream> inbound = new ConcurrentHashMap<>();
 
   ServerConnectionHandler(
       ServerTransport transport,
@@ -130,6 +134,9 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     for (ServerStream stream : streams.values()) {
       stream.connectionLost();
     }
+    for (InboundStream stream : inbound.values()) {
+      stream.connectionLost();
+    }
     super.channelInactive(ctx);
   }
 
@@ -172,6 +179,12 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
       case FrameType.STREAM_CANCEL:
         onStreamControl(type, frame);
         break;
+      case FrameType.STREAM_MESSAGE:
+        onStreamMessage(frame);
+        break;
+      case FrameType.STREAM_END:
+        onStreamEnd(frame);
+        break;
       case FrameType.GOAWAY:
         GoAway goAway = ControlFrames.parseGoAway(frame);
         frame.release();
@@ -202,6 +215,13 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     } finally {
       frame.release();
     }
+    if (type == FrameType.STREAM_CANCEL) {
+      InboundStream argument = inbound.get(control.streamId());
+      if (argument != null) {
+        argument.cancelledByClient(control.message()); // ends a bidirectional stream's side too
+        return;
+      }
+    }
     ServerStream stream = streams.get(control.streamId());
     if (stream == null) {
       return;
@@ -211,6 +231,54 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     } else {
       stream.cancelledByClient(control.message());
     }
+  }
+
+  /**
+   * An element of a call's stream argument. One for a stream that is not open (the call ended
+   * while it was on its way, or was refused) is dropped, as after any call's end.
+   */
+  private void onStreamMessage(ByteBuf frame) {
+    NettyPayload payload = new NettyPayload(frame, meter); // held bytes count against the budget
+    ReplyEnvelope envelope;
+    try {
+      envelope = ReplyEnvelope.parse(payload);
+    } catch (ProtocolException e) {
+      payload.release();
+      closeForProtocolError(StatusCode.BAD_REQUEST, "malformed STREAM_MESSAGE: " + e.getMessage());
+      return;
+    }
+    InboundStream stream = inbound.get(envelope.requestId());
+    if (stream == null) {
+      payload.release();
+      logger.debug(
+          "Dropped a STREAM_MESSAGE from {} for stream {}, which is not open",
+          remoteAddress,
+          Integer.toUnsignedString(envelope.requestId()));
+      return;
+    }
+    stream.message(envelope, payload);
+  }
+
+  /** The end of a call's stream argument; dropped if that stream is not open. */
+  private void onStreamEnd(ByteBuf frame) {
+    StreamFrames end;
+    try {
+      end = StreamFrames.parseEnd(new NettyPayload(frame));
+    } catch (ProtocolException e) {
+      closeForProtocolError(StatusCode.BAD_REQUEST, e.getMessage());
+      return;
+    } finally {
+      frame.release();
+    }
+    InboundStream stream = inbound.get(end.streamId());
+    if (stream == null) {
+      logger.debug(
+          "Dropped a STREAM_END from {} for stream {}, which is not open",
+          remoteAddress,
+          Integer.toUnsignedString(end.streamId()));
+      return;
+    }
+    stream.end();
   }
 
   @Override
@@ -262,6 +330,21 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   }
 
   @Override
+  public void sendStreamCredit(int streamId, int messages) {
+    replies.sendStreamCredit(streamId, messages);
+  }
+
+  @Override
+  public void inboundOpened(InboundStream stream) {
+    inbound.put(stream.streamId(), stream);
+  }
+
+  @Override
+  public void inboundEnded(InboundStream stream) {
+    inbound.remove(stream.streamId(), stream);
+  }
+
+  @Override
   public void streamOpened(ServerStream stream) {
     streams.put(stream.streamId(), stream);
   }
@@ -282,11 +365,14 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
    * written. Returns the close's future.
    */
   ChannelFuture close(String reason) {
-    if (streams.isEmpty()) {
+    if (streams.isEmpty() && inbound.isEmpty()) {
       return channel.close();
     }
     for (ServerStream stream : streams.values()) {
       stream.shutDown(reason);
+    }
+    for (InboundStream stream : inbound.values()) {
+      stream.shutDown(reason); // a client stream's REPLY; a bidirectional one ended just above
     }
     replies.closeOnceWritten(); // behind the STREAM_END frames just queued
     return channel.closeFuture();

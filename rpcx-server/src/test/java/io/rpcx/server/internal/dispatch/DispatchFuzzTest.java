@@ -116,6 +116,19 @@ class DispatchFuzzTest {
     public void streamEnded(ServerStream stream) {}
 
     @Override
+    public void sendStreamCredit(int streamId, int messages) {
+      throw new AssertionError("the fuzzed services have no stream");
+    }
+
+    @Override
+    public void inboundOpened(InboundStream stream) {
+      throw new AssertionError("the fuzzed services have no stream");
+    }
+
+    @Override
+    public void inboundEnded(InboundStream stream) {}
+
+    @Override
     public java.util.concurrent.Future<?> schedule(Runnable task, long delayNanos) {
       throw new AssertionError("the fuzzed services have no stream");
     }
