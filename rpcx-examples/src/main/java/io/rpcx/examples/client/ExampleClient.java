@@ -2,7 +2,9 @@ package io.rpcx.examples.client;
 
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.RpcxClient;
+import io.rpcx.examples.api.ChatService;
 import io.rpcx.examples.api.EchoService;
+import io.rpcx.examples.api.FileService;
 import io.rpcx.examples.api.Info;
 import io.rpcx.examples.api.InfoService;
 import io.rpcx.examples.api.Message;
@@ -12,6 +14,12 @@ import io.rpcx.examples.api.OrderNotFoundException;
 import io.rpcx.examples.api.OrderService;
 import io.rpcx.examples.api.Samples;
 import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 
 /**
  * Calls every example method once and prints each call with its result:
@@ -129,6 +138,8 @@ public final class ExampleClient {
     OrderService orders = client.create(OrderService.class);
     MessageService messages = client.create(MessageService.class);
     InfoService infos = client.create(InfoService.class);
+    FileService files = client.create(FileService.class);
+    ChatService chat = client.create(ChatService.class);
 
     check("echo.echo(\"hello, RPCX\")", () -> echo.echo("hello, RPCX"), "hello, RPCX"::equals);
     check("echo.echoAsync(\"later\")", () -> echo.echoAsync("later").get(10, TimeUnit.SECONDS),
@@ -158,6 +169,14 @@ public final class ExampleClient {
 
     check("orders.streamOrders(1000), 100 requested at a time", () -> streamed(orders, 1000),
         count -> count == 1000);
+    check("files.upload(\"example.bin\", <8 chunks of 1 MiB>)",
+        () -> files.upload("example.bin", new IteratorPublisher<>(() -> chunks(8))).get(30, TimeUnit.SECONDS),
+        receipt -> receipt.bytes() == 8L << 20 && receipt.chunks() == 8
+            && receipt.sha256().equals(sha256(chunks(8))));
+    List<String> texts = List.of("hello", "anyone here?", "bye");
+    check("chat.chat(" + texts + ")", () -> chatted(chat, texts),
+        replies -> replies.stream().map(Message::text).toList().equals(texts)
+            && replies.get(0).id() < replies.get(1).id() && replies.get(1).id() < replies.get(2).id());
 
     Message created = check("messages.create(\"first\")", () -> messages.create("first"),
         message -> message.text().equals("first") && message.id() > 0);
@@ -175,6 +194,54 @@ public final class ExampleClient {
     check("infos.request(7, true)", () -> infos.request(7, true).getPhoto().length,
         length -> length == 1024 * 1024);
     return failures;
+  }
+
+  /** {@code count} chunks of 1 MiB, each filled with its own index. */
+  private static Iterator<byte[]> chunks(int count) {
+    return IntStream.range(0, count)
+        .mapToObj(index -> { byte[] chunk = new byte[1 << 20]; Arrays.fill(chunk, (byte) index); return chunk; })
+        .iterator();
+  }
+
+  private static String sha256(Iterator<byte[]> chunks) {
+    MessageDigest digest;
+    try {
+      digest = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+    chunks.forEachRemaining(digest::update);
+    return HexFormat.of().formatHex(digest.digest());
+  }
+
+  /** Sends {@code texts} in a chat and collects the replies until the server ends the chat. */
+  private static List<Message> chatted(ChatService chat, List<String> texts) throws Exception {
+    CompletableFuture<List<Message>> done = new CompletableFuture<>();
+    chat.chat(new IteratorPublisher<>(texts::iterator)).subscribe(
+        new Flow.Subscriber<Message>() {
+          private final List<Message> replies = new ArrayList<>();
+
+          @Override
+          public void onSubscribe(Flow.Subscription subscription) {
+            subscription.request(Long.MAX_VALUE);
+          }
+
+          @Override
+          public void onNext(Message reply) {
+            replies.add(reply);
+          }
+
+          @Override
+          public void onError(Throwable failure) {
+            done.completeExceptionally(failure);
+          }
+
+          @Override
+          public void onComplete() {
+            done.complete(replies);
+          }
+        });
+    return done.get(30, TimeUnit.SECONDS);
   }
 
   /** Subscribes to a server stream, requesting 100 orders at a time; the number received. */
