@@ -50,6 +50,14 @@ final class ClientProperties {
           target.bytes("max-frame-size", client.getMaxFrameSize()),
           builder::maxFrameSize);
     }
+    target.set("max-stream-window", client.getMaxStreamWindow(), builder::maxStreamWindow);
+    if (client.getMaxStreamBufferedBytes() != null) {
+      target.set(
+          "max-stream-buffered-bytes",
+          client.getMaxStreamBufferedBytes(),
+          client.getMaxStreamBufferedBytes().toBytes(),
+          builder::maxStreamBufferedBytes);
+    }
     target.set("io-threads", client.getIoThreads(), builder::ioThreads);
     for (Map.Entry<String, RpcxProperties.Service> service : client.getServices().entrySet()) {
       applyService(builder, service.getKey(), service.getValue());

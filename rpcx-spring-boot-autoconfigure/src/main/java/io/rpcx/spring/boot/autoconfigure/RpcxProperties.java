@@ -73,6 +73,18 @@ public class RpcxProperties {
     /** Largest frame sent or accepted. Default 16MB. */
     private DataSize maxFrameSize;
 
+    /**
+     * Stream messages granted and not yet taken per stream this side receives (the credit
+     * window, docs/STREAMING.md). Default 128.
+     */
+    private Integer maxStreamWindow;
+
+    /**
+     * Bytes of received stream messages held per stream above which no more credit is granted.
+     * Default 4MB.
+     */
+    private DataSize maxStreamBufferedBytes;
+
     /** Network threads. Default the number of processors. */
     private Integer ioThreads;
 
@@ -143,6 +155,22 @@ public class RpcxProperties {
 
     public void setMaxFrameSize(DataSize maxFrameSize) {
       this.maxFrameSize = maxFrameSize;
+    }
+
+    public Integer getMaxStreamWindow() {
+      return maxStreamWindow;
+    }
+
+    public void setMaxStreamWindow(Integer maxStreamWindow) {
+      this.maxStreamWindow = maxStreamWindow;
+    }
+
+    public DataSize getMaxStreamBufferedBytes() {
+      return maxStreamBufferedBytes;
+    }
+
+    public void setMaxStreamBufferedBytes(DataSize maxStreamBufferedBytes) {
+      this.maxStreamBufferedBytes = maxStreamBufferedBytes;
     }
 
     public Integer getIoThreads() {
@@ -220,6 +248,18 @@ public class RpcxProperties {
 
     /** Largest frame sent or accepted. Default 16MB. */
     private DataSize maxFrameSize;
+
+    /**
+     * Stream messages granted and not yet taken per stream this side receives (the credit
+     * window, docs/STREAMING.md). Default 128.
+     */
+    private Integer maxStreamWindow;
+
+    /**
+     * Bytes of received stream messages held per stream above which no more credit is granted.
+     * Default 4MB.
+     */
+    private DataSize maxStreamBufferedBytes;
 
     /** Largest metadata of one request. Default 8KB. */
     private DataSize maxMetadataSize;
@@ -318,6 +358,22 @@ public class RpcxProperties {
 
     public void setMaxFrameSize(DataSize maxFrameSize) {
       this.maxFrameSize = maxFrameSize;
+    }
+
+    public Integer getMaxStreamWindow() {
+      return maxStreamWindow;
+    }
+
+    public void setMaxStreamWindow(Integer maxStreamWindow) {
+      this.maxStreamWindow = maxStreamWindow;
+    }
+
+    public DataSize getMaxStreamBufferedBytes() {
+      return maxStreamBufferedBytes;
+    }
+
+    public void setMaxStreamBufferedBytes(DataSize maxStreamBufferedBytes) {
+      this.maxStreamBufferedBytes = maxStreamBufferedBytes;
     }
 
     public DataSize getMaxMetadataSize() {

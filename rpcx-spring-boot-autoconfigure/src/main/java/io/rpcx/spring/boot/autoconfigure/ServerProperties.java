@@ -46,6 +46,14 @@ final class ServerProperties {
           target.bytes("max-metadata-size", server.getMaxMetadataSize()),
           builder::maxMetadataBytes);
     }
+    target.set("max-stream-window", server.getMaxStreamWindow(), builder::maxStreamWindow);
+    if (server.getMaxStreamBufferedBytes() != null) {
+      target.set(
+          "max-stream-buffered-bytes",
+          server.getMaxStreamBufferedBytes(),
+          server.getMaxStreamBufferedBytes().toBytes(),
+          builder::maxStreamBufferedBytes);
+    }
     target.set("idle-timeout", server.getIdleTimeout(), builder::idleTimeout);
     target.set(
         "shutdown-grace-period", server.getShutdownGracePeriod(), builder::shutdownGracePeriod);

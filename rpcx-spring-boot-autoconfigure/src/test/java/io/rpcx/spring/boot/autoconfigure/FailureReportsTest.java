@@ -37,6 +37,27 @@ class FailureReportsTest {
   }
 
   @Test
+  void aStreamWindowTheBuilderRefuses(CapturedOutput output) {
+    assertReport(
+        output,
+        start(ServerApp.class, "--rpcx.server.max-stream-window=0"),
+        "The property rpcx.server.max-stream-window has the value \"0\" (from"
+            + " \"rpcx.server.max-stream-window\" from property source \"commandLineArgs\"), which"
+            + " RPCX does not accept.",
+        "Set rpcx.server.max-stream-window to a value RPCX accepts: >= 1.");
+    assertReport(
+        output,
+        start(
+            ClientApp.class,
+            "--rpcx.client.target=127.0.0.1:9000",
+            "--rpcx.client.max-stream-buffered-bytes=0B"),
+        "The property rpcx.client.max-stream-buffered-bytes has the value \"0B\" (from"
+            + " \"rpcx.client.max-stream-buffered-bytes\" from property source \"commandLineArgs\"),"
+            + " which RPCX does not accept.",
+        "Set rpcx.client.max-stream-buffered-bytes to a value RPCX accepts: >= 1.");
+  }
+
+  @Test
   void aPortOutOfRange(CapturedOutput output) {
     assertReport(
         output,
