@@ -52,10 +52,10 @@ class ExampleServerTest {
   @Test
   void listPrintsTheServicesOnePerLine() {
     assertEquals(
-        "echo\ninfos\nmessages\norders\nrpcx.reflection.v1.Reflection\n",
+        "chat\necho\nfiles\ninfos\nmessages\norders\nrpcx.reflection.v1.Reflection\n",
         ok("list", address).out());
     assertEquals(
-        "[\n  \"echo\",\n  \"infos\",\n  \"messages\",\n  \"orders\",\n"
+        "[\n  \"chat\",\n  \"echo\",\n  \"files\",\n  \"infos\",\n  \"messages\",\n  \"orders\",\n"
             + "  \"rpcx.reflection.v1.Reflection\"\n]\n",
         ok("list", address, "--json").out());
   }
@@ -213,8 +213,8 @@ class ExampleServerTest {
         "call", address, "echo/echo", "[\"hi\",");
     assertFails(2, "argument 'order' field 'items[2].quantity': expected int32, got \"three\"",
         "call", address, "orders/loadOrder", "[{\"items\": [{}, {}, {\"quantity\": \"three\"}]}]");
-    assertFails(12, "NOT_FOUND: " + address + " publishes no service 'nope' (it publishes: echo,"
-            + " infos, messages, orders)",
+    assertFails(12, "NOT_FOUND: " + address + " publishes no service 'nope' (it publishes: chat,"
+            + " echo, files, infos, messages, orders)",
         "call", address, "nope/echo", "[]");
     assertFails(12, "NOT_FOUND: service 'echo' has no method 'shout' (its methods: echo, echoAsync)",
         "call", address, "echo/shout", "[\"hi\"]");
