@@ -37,13 +37,6 @@ class VirtualThreadsOptionTest {
   }
 
   @Test
-  @EnabledForJreRange(min = JRE.JAVA_21)
-  void fromJava21TheBuilderTakesVirtualThreads() {
-    RpcxServer.builder().virtualThreads().build().stop();
-    RpcxServer.builder().virtualThreads(500).build().stop();
-  }
-
-  @Test
   void virtualThreadsAndAnExecutorCannotBeCombined() {
     assertEquals(
         "virtualThreads() and executor(...) cannot be combined: each chooses where calls run;"

@@ -58,7 +58,14 @@ final class PinnedCarriers {
                 .limit(12)
                 .map(PinnedCarriers::frame)
                 .collect(Collectors.joining("\n    at ", "\n    at ", ""));
-    return thread + " pinned for " + event.getDuration().toNanos() / 1_000 + " µs" + frames;
+    // JDK 24+ says what blocked (blockingOperation) and why it pinned (pinnedReason).
+    StringBuilder fields = new StringBuilder();
+    for (String field : List.of("blockingOperation", "pinnedReason")) {
+      if (event.hasField(field)) {
+        fields.append(", ").append(field).append(": ").append((Object) event.getValue(field));
+      }
+    }
+    return thread + " pinned for " + event.getDuration().toNanos() / 1_000 + " µs" + fields + frames;
   }
 
   private static String frame(RecordedFrame frame) {
