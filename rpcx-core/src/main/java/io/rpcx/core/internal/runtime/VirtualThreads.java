@@ -41,17 +41,20 @@ public final class VirtualThreads {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         Class<?> builder = Class.forName("java.lang.Thread$Builder");
         Class<?> ofVirtualType = Class.forName("java.lang.Thread$Builder$OfVirtual");
-        ofVirtual = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualType));
+        ofVirtual =
+            lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualType));
         name =
             lookup.findVirtual(
                 builder, "name", MethodType.methodType(builder, String.class, long.class));
-        factory = lookup.findVirtual(builder, "factory", MethodType.methodType(ThreadFactory.class));
+        factory =
+            lookup.findVirtual(builder, "factory", MethodType.methodType(ThreadFactory.class));
         threadPerTask =
             lookup.findStatic(
                 java.util.concurrent.Executors.class,
                 "newThreadPerTaskExecutor",
                 MethodType.methodType(ExecutorService.class, ThreadFactory.class));
-        isVirtual = lookup.findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        isVirtual =
+            lookup.findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
       } catch (ReflectiveOperationException e) {
         throw new ExceptionInInitializerError(
             "Java " + Runtime.version() + " lacks the virtual-thread API of Java 21: " + e);

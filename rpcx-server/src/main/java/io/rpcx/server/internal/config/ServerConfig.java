@@ -227,7 +227,7 @@ public final class ServerConfig {
     private int virtualThreadCalls;
     /** How the user chose the executor ({@code "executor(...)"}), for errors; null if not. */
     private String executorChoice;
-    /** How the user sized the worker pool ({@code "workerThreads(50)"}), for errors; null if not. */
+    /** How the user sized the worker pool ({@code "workerThreads(50)"}), for errors, or null. */
     private String poolSetting;
     private int maxMetadataBytes = 8 * 1024;
     private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;

@@ -61,8 +61,8 @@ public final class Workers {
   }
 
   /**
-   * Shuts the server's own pool or virtual threads down, letting their calls finish for at most {@code timeoutNanos},
-   * then interrupting them; leaves a user's executor alone.
+   * Shuts the server's own pool or virtual threads down, letting their calls finish for at most
+   * {@code timeoutNanos}, then interrupting them; leaves a user's executor alone.
    */
   public void shutdown(long timeoutNanos) {
     if (owned == null) {
