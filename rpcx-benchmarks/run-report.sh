@@ -5,8 +5,10 @@
 # stress-quick ~8, stress-990 ~40); run it on an otherwise idle machine.
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
 #   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order; also
-#     "observability", ~10 min, "baselines", ~40 min, "costs", ~25 min, and "warmup", ~6 min, not
-#     in the default list)
+#     "observability", ~10 min, "baselines", ~40 min, "costs", ~25 min, "warmup", ~6 min, and
+#     "virtual-threads", ~12 min, not in the default list)
+#   VT_JAVA=/path/to/jdk-21+/bin/java (default: the newest JDK 21+ under /usr/lib/jvm) runs the
+#     virtual-threads phase; VT_ARGS="-f 3 -wi 3 -w 3s -i 5 -r 3s" (default) its JMH lengths
 #   MATRIX_ARGS="-f 1 -wi 2 -w 3s -i 3 -r 4s" (default) JMH lengths of the matrix phase
 #   STRESS_RUNS=10 (default, the paper's) runs per cell of stress-990, the first dropped
 set -euo pipefail
@@ -88,6 +90,24 @@ for phase in $phases; do
         -jvmArgsAppend '-Xms4g -Xmx4g'
       jmh warmup-rpcx-pretouch 'ThroughputBenchmark.threads032' "${warm_args[@]}" \
         -jvmArgsAppend '-Xms4g -Xmx4g -XX:+AlwaysPreTouch'
+      ;;
+    virtual-threads)
+      # Issue 18 item 5, on Java 21+: echo16 and one OrderInfo from 1,000 virtual-thread callers
+      # (VirtualCallersBenchmark, JMH's virtual executor) against 32 platform threads
+      # (ThroughputBenchmark.threads032), each against a server on its default worker pool (rpcx)
+      # and on a virtual thread per call (rpcx-virtual). Every fork pre-touches a 4 GiB heap.
+      vt_java="${VT_JAVA:-}"
+      if [[ -z "$vt_java" ]]; then
+        vt_jdk="$(ls -d /usr/lib/jvm/temurin-2[1-9]* /usr/lib/jvm/*-2[1-9]-* 2>/dev/null | sort -V | tail -n 1 || true)"
+        [[ -n "$vt_jdk" ]] || { echo "virtual-threads: no JDK 21+ under /usr/lib/jvm; set VT_JAVA" >&2; exit 2; }
+        vt_java="$vt_jdk/bin/java"
+      fi
+      vt_args="${VT_ARGS:--f 3 -wi 3 -w 3s -i 5 -r 3s}"
+      # shellcheck disable=SC2086 # vt_args is a list of JMH options
+      "$vt_java" -jar "$jar" '(VirtualCallersBenchmark.virtual1000|ThroughputBenchmark.threads032)$' \
+        -p workload=echo16,order -p system=rpcx,rpcx-virtual $vt_args \
+        -rf json -rff "$out/jmh-virtual-threads.json" 2>&1 | tee "$out/jmh-virtual-threads.log" \
+        | grep -E '^(# Benchmark:|# Parameters|Iteration|[A-Z][A-Za-z]*Benchmark\.)' || true
       ;;
     observability)
       # What observing calls costs: rpcx-micrometer on both sides with a Prometheus registry, its

@@ -5,6 +5,7 @@ import io.rpcx.core.TlsConfig;
 import io.rpcx.core.discovery.ServiceRegistrar;
 import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.runtime.RuntimeCompatibility;
+import io.rpcx.core.internal.runtime.VirtualThreads;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.CallTracker;
 import io.rpcx.server.internal.dispatch.ExceptionLog;
@@ -44,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * message naming the class and method.
  *
  * <p>Implementation code runs on the server's executor, never on a network thread, unless {@link
- * Builder#directExecutor()} asks for it. It must be thread-safe: calls arrive concurrently.
+ * Builder#directExecutor()} asks for it: by default a pool of worker threads, or a virtual thread
+ * per call with {@link Builder#virtualThreads()} (Java 21+). It must be thread-safe: calls arrive
+ * concurrently.
  *
  * <p>Lifecycle: {@link #start()} once; {@link #stop()} stops accepting connections, tells connected
  * clients to go away, lets calls in flight finish within the grace period, then closes everything.
@@ -88,9 +91,7 @@ public final class RpcxServer implements AutoCloseable {
   private RpcxServer(ServerConfig config, PublishedServices services) {
     this.config = config;
     this.services = services;
-    this.workers =
-        Workers.of(
-            config.direct(), config.executor(), config.workerThreads(), config.maxQueuedCalls());
+    this.workers = Workers.of(config);
   }
 
   /** A builder of a server. */
@@ -541,7 +542,8 @@ public final class RpcxServer implements AutoCloseable {
 
     /**
      * Runs implementations on {@code executor}, which the caller owns and shuts down. By default
-     * the server runs them on its own pool of {@link #workerThreads(int)} threads.
+     * the server runs them on its own pool of {@link #workerThreads(int)} threads. Cannot be
+     * combined with {@link #virtualThreads()}.
      */
     public Builder executor(Executor executor) {
       config.executor(executor);
@@ -551,10 +553,48 @@ public final class RpcxServer implements AutoCloseable {
     /**
      * Runs implementations directly on the network threads. Fastest for implementations that
      * never block and finish in microseconds; one blocking call stalls every connection of its
-     * thread.
+     * thread. Cannot be combined with {@link #virtualThreads()}.
      */
     public Builder directExecutor() {
       config.directExecutor();
+      return this;
+    }
+
+    /**
+     * Runs each call on a virtual thread of its own (Java 21 or later), named {@code
+     * rpcx-server-virtual-n}, instead of the worker pool: implementation code that blocks (on a
+     * database, on another RPCX call) holds no platform thread while it waits, so calls are not
+     * limited by a number of worker threads. At most 10,200 calls run at once, as many as the
+     * default pool accepts (200 running, 10,000 queued); a call beyond that is refused with
+     * RESOURCE_EXHAUSTED, "the server is overloaded (all 10200 calls it takes at once are running
+     * on virtual threads); service/method was not processed", as the pool refuses calls beyond its
+     * threads and queue. {@link #maxConcurrentCallsPerConnection(int)} holds as with any executor,
+     * and {@link RpcxServer#stop()} waits for the calls' threads as for the pool's.
+     *
+     * <p>Cannot be combined with {@link #executor(Executor)}, {@link #directExecutor()}, {@link
+     * #workerThreads(int)} or {@link #maxQueuedCalls(int)}: {@link #build()} fails naming both.
+     * Virtual threads are reached through method handles, so RPCX itself stays Java 17 bytecode.
+     *
+     * @throws UnsupportedOperationException before Java 21: "virtualThreads() needs Java 21 or
+     *     later (virtual threads, JEP 444); this JVM is Java 17.0.15 (/usr/lib/jvm/...)"
+     */
+    public Builder virtualThreads() {
+      return virtualThreads(ServerConfig.DEFAULT_VIRTUAL_THREAD_CALLS);
+    }
+
+    /**
+     * As {@link #virtualThreads()}, with at most {@code maxCallsInFlight} calls running at once
+     * over all connections; beyond that calls are refused with RESOURCE_EXHAUSTED.
+     *
+     * @throws UnsupportedOperationException before Java 21
+     * @throws IllegalArgumentException if {@code maxCallsInFlight} is not positive
+     */
+    public Builder virtualThreads(int maxCallsInFlight) {
+      VirtualThreads.require(
+          maxCallsInFlight == ServerConfig.DEFAULT_VIRTUAL_THREAD_CALLS
+              ? "virtualThreads()"
+              : "virtualThreads(" + maxCallsInFlight + ")");
+      config.virtualThreads(maxCallsInFlight);
       return this;
     }
 
@@ -571,7 +611,10 @@ public final class RpcxServer implements AutoCloseable {
       return this;
     }
 
-    /** Threads of the default executor; default 200. */
+    /**
+     * Threads of the default executor; default 200. Cannot be combined with {@link
+     * #virtualThreads()}.
+     */
     public Builder workerThreads(int workerThreads) {
       config.workerThreads(workerThreads);
       return this;
@@ -579,7 +622,8 @@ public final class RpcxServer implements AutoCloseable {
 
     /**
      * Calls the default executor queues when all its threads are busy; beyond that, calls are
-     * rejected with RESOURCE_EXHAUSTED. Default 10,000.
+     * rejected with RESOURCE_EXHAUSTED. Default 10,000. Cannot be combined with {@link
+     * #virtualThreads()}.
      */
     public Builder maxQueuedCalls(int maxQueuedCalls) {
       config.maxQueuedCalls(maxQueuedCalls);

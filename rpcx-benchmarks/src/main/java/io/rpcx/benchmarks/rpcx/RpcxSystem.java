@@ -25,10 +25,12 @@ import java.util.Locale;
  * with a 60 s call timeout like the other adapters and RPCX's defaults for everything else (Netty
  * transport, protobuf envelope, its own POJO codec).
  *
- * <p>Two variants: {@code rpcx} with the default worker pool, and {@code rpcx-direct}, whose server
+ * <p>Three variants: {@code rpcx} with the default worker pool; {@code rpcx-direct}, whose server
  * runs implementation code on the event loop ({@link RpcxServer.Builder#directExecutor()}), as the
- * raw Netty echo does and as a user may choose for code that never blocks. The difference between
- * the two is the cost of handing each call to a worker thread and its reply back.
+ * raw Netty echo does and as a user may choose for code that never blocks (the difference between
+ * the two is the cost of handing each call to a worker thread and its reply back); and {@code
+ * rpcx-virtual}, whose server runs each call on a virtual thread of its own ({@link
+ * RpcxServer.Builder#virtualThreads()}, Java 21+).
  *
  * <p>Four more measure what observing calls costs (see {@link Observability}), each RPCX with its
  * defaults and rpcx-micrometer on both sides: {@code rpcx-meters} (timers straight into the
@@ -36,35 +38,55 @@ import java.util.Locale;
  * rpcx-tracing-unsampled}.
  */
 public final class RpcxSystem implements BenchmarkSystem {
-  private final boolean direct;
+  /** Where the server runs implementation code. */
+  private enum Dispatch {
+    POOL("rpcx", "default settings"),
+    DIRECT("rpcx-direct", "implementation on the event loop (directExecutor)"),
+    VIRTUAL("rpcx-virtual", "a virtual thread per call on the server (virtualThreads)");
+
+    final String name;
+    final String description;
+
+    Dispatch(String name, String description) {
+      this.name = name;
+      this.description = description;
+    }
+  }
+
+  private final Dispatch dispatch;
   private final Observability observability;
 
   /** The registries of the trial running now; one trial at a time. */
   private volatile Observability.Registries registries;
 
-  private RpcxSystem(boolean direct, Observability observability) {
-    this.direct = direct;
+  private RpcxSystem(Dispatch dispatch, Observability observability) {
+    this.dispatch = dispatch;
     this.observability = observability;
   }
 
   /** RPCX with its defaults: implementation code on the server's worker pool. */
   public static RpcxSystem withWorkerPool() {
-    return new RpcxSystem(false, Observability.NONE);
+    return new RpcxSystem(Dispatch.POOL, Observability.NONE);
   }
 
   /** RPCX with implementation code on the server's event loop. */
   public static RpcxSystem onEventLoop() {
-    return new RpcxSystem(true, Observability.NONE);
+    return new RpcxSystem(Dispatch.DIRECT, Observability.NONE);
+  }
+
+  /** RPCX with each call on a virtual thread of the server's (Java 21+). */
+  public static RpcxSystem onVirtualThreads() {
+    return new RpcxSystem(Dispatch.VIRTUAL, Observability.NONE);
   }
 
   /** RPCX with its defaults, its calls observed as {@code observability} says. */
   public static RpcxSystem observed(Observability observability) {
-    return new RpcxSystem(false, observability);
+    return new RpcxSystem(Dispatch.POOL, observability);
   }
 
   @Override
   public String name() {
-    return (direct ? "rpcx-direct" : "rpcx") + observability.suffix();
+    return dispatch.name + observability.suffix();
   }
 
   @Override
@@ -74,7 +96,7 @@ public final class RpcxSystem implements BenchmarkSystem {
         + ", protobuf over Netty "
         + Versions.get("netty")
         + ", dynamic proxy client, "
-        + (direct ? "implementation on the event loop (directExecutor)" : "default settings")
+        + dispatch.description
         + (observability == Observability.NONE
             ? ""
             : ", observed with rpcx-micrometer ("
@@ -91,8 +113,10 @@ public final class RpcxSystem implements BenchmarkSystem {
   public BenchmarkServer startServer() throws Exception {
     RpcxServer.Builder builder =
         RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(new BenchServiceImpl());
-    if (direct) {
+    if (dispatch == Dispatch.DIRECT) {
       builder.directExecutor();
+    } else if (dispatch == Dispatch.VIRTUAL) {
+      builder.virtualThreads();
     }
     Observability.Registries observed = observability.create();
     registries = observed;

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -68,6 +70,21 @@ class SystemsTest {
     }
   }
 
+  /** Java 21+; the virtual-threads phase of run-report.sh runs it on a JDK 21+. */
+  @Test
+  @EnabledForJreRange(min = JRE.JAVA_21)
+  void rpcxOnVirtualThreadsCarriesEveryWorkload() throws Exception {
+    objectSystemsEchoEveryPayloadAndKeepCrudSemantics("rpcx-virtual");
+  }
+
+  @Test
+  @EnabledForJreRange(max = JRE.JAVA_20)
+  void rpcxOnVirtualThreadsSaysItNeedsJava21() {
+    UnsupportedOperationException e =
+        assertThrows(UnsupportedOperationException.class, () -> Systems.start("rpcx-virtual"));
+    assertTrue(e.getMessage().startsWith("virtualThreads() needs Java 21 or later"), e.getMessage());
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"netty", "netty-flush-per-call"})
   void rawNettyEchoesStringsAndBytesAndRefusesObjects(String name) throws Exception {
@@ -105,8 +122,8 @@ class SystemsTest {
         assertThrows(IllegalArgumentException.class, () -> Systems.get("thrift"));
     assertEquals(
         "unknown system 'thrift'; registered: grpc, grpc-native, dubbo, feign, netty,"
-            + " netty-flush-per-call, rpcx, rpcx-direct, rpcx-meters, rpcx-metrics, rpcx-tracing,"
-            + " rpcx-tracing-unsampled",
+            + " netty-flush-per-call, rpcx, rpcx-direct, rpcx-virtual, rpcx-meters, rpcx-metrics,"
+            + " rpcx-tracing, rpcx-tracing-unsampled",
         e.getMessage());
   }
 }

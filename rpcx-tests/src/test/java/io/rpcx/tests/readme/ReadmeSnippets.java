@@ -102,6 +102,17 @@ final class ReadmeSnippets {
     return client;
   }
 
+  // "Virtual threads"
+
+  static RpcxServer virtualThreads() {
+    RpcxServer server = RpcxServer.builder()
+        .service(new OrderServiceImpl())
+        .virtualThreads()                  // Java 21+: a virtual thread per call, named rpcx-server-virtual-n
+        .build()
+        .start();
+    return server;
+  }
+
   // "Seeing every call"
 
   static RpcxClient observed(

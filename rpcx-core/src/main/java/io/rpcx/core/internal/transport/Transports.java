@@ -1,5 +1,6 @@
 package io.rpcx.core.internal.transport;
 
+import io.netty.buffer.AdaptiveByteBufAllocator;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
@@ -44,29 +45,36 @@ public enum Transports {
       "io.rpcx.core.internal.transport.IoUringIo");
 
   /**
-   * The buffer allocator of every RPCX channel: a pooled allocator with 16 MiB chunks. Netty 4.2's
-   * default adaptive allocator pools buffers only up to 1 MiB, and its pooled allocator's 4 MiB
-   * chunks are freed as soon as a large buffer filled one past a quarter and was released, so
-   * frames carrying values of a MiB would each take fresh, zeroed memory.
+   * The buffer allocator of every RPCX channel ({@link ThreadAwareAllocator}). Platform threads
+   * allocate from a pooled allocator with 16 MiB chunks: Netty 4.2's default adaptive allocator
+   * pools buffers only up to 1 MiB, and its pooled allocator's 4 MiB chunks are freed as soon as a
+   * large buffer filled one past a quarter and was released, so frames carrying values of a MiB
+   * would each take fresh, zeroed memory.
    *
-   * <p>Every thread gets a thread-local cache, not only event-loop threads (Netty's default):
-   * frames are encoded on the calling thread (client) and on the worker thread (server), so
-   * without a cache each frame takes and returns its buffer under an arena lock. With 32 callers on
-   * 2 cores that lock was 94% of all lock waiting (async-profiler {@code lock},
-   * docs/benchmarks/profiles/lock-echo16-32t-before.txt). A buffer freed on the event loop goes back to the cache of the thread that took it; a cache holds
-   * at most Netty's default number of small and normal buffers per size class and is trimmed when
-   * unused.
+   * <p>Every platform thread gets a thread-local cache, not only event-loop threads (Netty's
+   * default): frames are encoded on the calling thread (client) and on the worker thread (server),
+   * so without a cache each frame takes and returns its buffer under an arena lock. With 32 callers
+   * on 2 cores that lock was 94% of all lock waiting (async-profiler {@code lock},
+   * docs/benchmarks/profiles/lock-echo16-32t-before.txt). A buffer freed on the event loop goes
+   * back to the cache of the thread that took it; a cache holds at most Netty's default number of
+   * small and normal buffers per size class and is trimmed when unused.
+   *
+   * <p>Virtual threads get no cache: they allocate from Netty's adaptive allocator, which keeps no
+   * state per thread, so thousands of virtual callers, or a virtual thread per call on a server,
+   * make no thousands of caches ({@link #platformThreadCaches()} counts them).
    */
   public static final ByteBufAllocator ALLOCATOR =
-      new PooledByteBufAllocator(
-          true,
-          0,
-          PooledByteBufAllocator.defaultNumDirectArena(),
-          PooledByteBufAllocator.defaultPageSize(),
-          11,
-          PooledByteBufAllocator.defaultSmallCacheSize(),
-          PooledByteBufAllocator.defaultNormalCacheSize(),
-          true);
+      new ThreadAwareAllocator(
+          new PooledByteBufAllocator(
+              true,
+              0,
+              PooledByteBufAllocator.defaultNumDirectArena(),
+              PooledByteBufAllocator.defaultPageSize(),
+              11,
+              PooledByteBufAllocator.defaultSmallCacheSize(),
+              PooledByteBufAllocator.defaultNormalCacheSize(),
+              true),
+          new AdaptiveByteBufAllocator(true, false));
 
   private static final Logger logger = LoggerFactory.getLogger(Transports.class);
 
@@ -107,6 +115,14 @@ public enum Transports {
       logger.info(line);
     }
     return choice.transport();
+  }
+
+  /**
+   * The thread-local caches {@link #ALLOCATOR} holds now: one per platform thread that allocated
+   * RPCX frames (event loops, worker threads, callers) and has not ended, none per virtual thread.
+   */
+  public static int platformThreadCaches() {
+    return ((ThreadAwareAllocator) ALLOCATOR).platform().metric().numThreadLocalCaches();
   }
 
   /** The value of {@code rpcx.transport} that asks for this transport: {@code io_uring}. */

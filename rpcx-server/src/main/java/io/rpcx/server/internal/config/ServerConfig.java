@@ -28,6 +28,17 @@ import org.slf4j.event.Level;
 public final class ServerConfig {
   /** Default grace period of a stop: 10 seconds. */
   public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(10);
+  /** Threads of the default worker pool. */
+  public static final int DEFAULT_WORKER_THREADS = 200;
+  /** Calls the default worker pool queues while all its threads are busy. */
+  public static final int DEFAULT_MAX_QUEUED_CALLS = 10_000;
+  /**
+   * Calls in flight on virtual threads by default: as many as the default worker pool accepts
+   * (running and queued), so that choosing virtual threads changes where calls run, not how many
+   * the server takes on.
+   */
+  public static final int DEFAULT_VIRTUAL_THREAD_CALLS =
+      DEFAULT_WORKER_THREADS + DEFAULT_MAX_QUEUED_CALLS;
 
   private final ConnectionSettings connection;
   private final String bindAddress;
@@ -43,6 +54,7 @@ public final class ServerConfig {
   private final boolean reflection;
   private final int workerThreads;
   private final int maxQueuedCalls;
+  private final int virtualThreadCalls;
   private final int maxMetadataBytes;
   private final Duration shutdownGracePeriod;
   private final Duration prefaceTimeout;
@@ -68,6 +80,7 @@ public final class ServerConfig {
     this.reflection = builder.reflection;
     this.workerThreads = builder.workerThreads;
     this.maxQueuedCalls = builder.maxQueuedCalls;
+    this.virtualThreadCalls = builder.virtualThreadCalls;
     this.maxMetadataBytes = builder.maxMetadataBytes;
     this.shutdownGracePeriod = builder.shutdownGracePeriod;
     this.prefaceTimeout = builder.prefaceTimeout;
@@ -147,6 +160,16 @@ public final class ServerConfig {
     return maxQueuedCalls;
   }
 
+  /** Whether each call runs on a virtual thread of its own. */
+  public boolean virtualThreads() {
+    return virtualThreadCalls > 0;
+  }
+
+  /** Calls that may run on virtual threads at once; 0 without virtual threads. */
+  public int virtualThreadCalls() {
+    return virtualThreadCalls;
+  }
+
   public int maxMetadataBytes() {
     return maxMetadataBytes;
   }
@@ -198,8 +221,14 @@ public final class ServerConfig {
     private Executor executor;
     private boolean direct;
     private boolean reflection;
-    private int workerThreads = 200;
-    private int maxQueuedCalls = 10_000;
+    private int workerThreads = DEFAULT_WORKER_THREADS;
+    private int maxQueuedCalls = DEFAULT_MAX_QUEUED_CALLS;
+    /** 0: no virtual threads. */
+    private int virtualThreadCalls;
+    /** How the user chose the executor ({@code "executor(...)"}), for errors; null if not. */
+    private String executorChoice;
+    /** How the user sized the worker pool ({@code "workerThreads(50)"}), for errors, or null. */
+    private String poolSetting;
     private int maxMetadataBytes = 8 * 1024;
     private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
     private Duration prefaceTimeout = Duration.ofSeconds(10);
@@ -322,11 +351,18 @@ public final class ServerConfig {
     public void executor(Executor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
       this.direct = false;
+      this.executorChoice = "executor(...)";
     }
 
     public void directExecutor() {
       this.direct = true;
       this.executor = null;
+      this.executorChoice = "directExecutor()";
+    }
+
+    /** Runs each call on a virtual thread of its own, at most {@code maxCalls} at once. */
+    public void virtualThreads(int maxCalls) {
+      this.virtualThreadCalls = Checks.atLeast(maxCalls, 1, "maxCallsInFlight");
     }
 
     public void reflection(boolean reflection) {
@@ -335,10 +371,12 @@ public final class ServerConfig {
 
     public void workerThreads(int workerThreads) {
       this.workerThreads = Checks.atLeast(workerThreads, 1, "workerThreads");
+      this.poolSetting = "workerThreads(" + workerThreads + ")";
     }
 
     public void maxQueuedCalls(int maxQueuedCalls) {
       this.maxQueuedCalls = Checks.atLeast(maxQueuedCalls, 1, "maxQueuedCalls");
+      this.poolSetting = "maxQueuedCalls(" + maxQueuedCalls + ")";
     }
 
     public void maxMetadataBytes(int maxMetadataBytes) {
@@ -354,6 +392,9 @@ public final class ServerConfig {
     }
 
     public ServerConfig build() {
+      if (virtualThreadCalls > 0) {
+        checkVirtualThreadsAlone();
+      }
       ServerConfig built = new ServerConfig(this);
       String inProcess = built.connection().inProcessName();
       if (inProcess != null && registrar != null) {
@@ -362,6 +403,25 @@ public final class ServerConfig {
                 + " in other processes could not reach an in-process server");
       }
       return built;
+    }
+
+    /** Virtual threads exclude every other choice of where calls run and the pool's sizes. */
+    private void checkVirtualThreadsAlone() {
+      String chosen =
+          virtualThreadCalls == DEFAULT_VIRTUAL_THREAD_CALLS
+              ? "virtualThreads()"
+              : "virtualThreads(" + virtualThreadCalls + ")";
+      if (executorChoice != null) {
+        throw new IllegalArgumentException(
+            chosen + " and " + executorChoice + " cannot be combined: each chooses where calls"
+                + " run; keep one");
+      }
+      if (poolSetting != null) {
+        throw new IllegalArgumentException(
+            chosen + " and " + poolSetting + " cannot be combined: every call runs on a virtual"
+                + " thread of its own, started at once, so there is no worker pool to size or"
+                + " queue; limit the calls in flight with virtualThreads(maxCallsInFlight)");
+      }
     }
   }
 }

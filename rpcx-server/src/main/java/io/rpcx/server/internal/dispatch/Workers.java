@@ -1,5 +1,6 @@
 package io.rpcx.server.internal.dispatch;
 
+import io.rpcx.server.internal.config.ServerConfig;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -7,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Where a server runs implementation code: on the network threads ({@code null} executor), on the
- * user's executor, or on a {@link WorkerPool} the server owns and shuts down when it stops.
+ * user's executor, on a virtual thread per call ({@link VirtualThreadPool}), or on a {@link
+ * WorkerPool}; the server owns the last two and shuts them down when it stops.
  */
 public final class Workers {
   private final Executor executor;
@@ -19,17 +21,23 @@ public final class Workers {
   }
 
   /**
-   * The workers: none when {@code direct}, else {@code executor} if given, else a pool of the
-   * server's own with {@code threads} threads queueing at most {@code maxQueued} calls.
+   * The workers {@code config} asks for: none when direct, else the user's executor if given, else
+   * a virtual thread per call, else a pool of the server's own with its worker threads and queue.
    */
-  public static Workers of(boolean direct, Executor executor, int threads, int maxQueued) {
-    if (direct) {
+  public static Workers of(ServerConfig config) {
+    if (config.direct()) {
       return new Workers(null, null);
     }
-    if (executor != null) {
-      return new Workers(executor, null);
+    if (config.executor() != null) {
+      return new Workers(config.executor(), null);
     }
-    WorkerPool pool = WorkerPool.create(threads, maxQueued, "rpcx-server-worker-");
+    if (config.virtualThreads()) {
+      VirtualThreadPool virtual =
+          VirtualThreadPool.create(config.virtualThreadCalls(), "rpcx-server-virtual-");
+      return new Workers(virtual, virtual);
+    }
+    WorkerPool pool =
+        WorkerPool.create(config.workerThreads(), config.maxQueuedCalls(), "rpcx-server-worker-");
     return new Workers(pool, pool);
   }
 
@@ -40,7 +48,7 @@ public final class Workers {
 
   /**
    * Calls waiting for a thread: counted for the server's own pool and a {@code
-   * ThreadPoolExecutor}, 0 otherwise.
+   * ThreadPoolExecutor}, 0 otherwise (virtual threads queue nothing).
    */
   public int queuedCalls() {
     if (executor instanceof WorkerPool) {
@@ -53,8 +61,8 @@ public final class Workers {
   }
 
   /**
-   * Shuts the server's own pool down, letting its calls finish for at most {@code timeoutNanos},
-   * then interrupting them; leaves a user's executor alone.
+   * Shuts the server's own pool or virtual threads down, letting their calls finish for at most
+   * {@code timeoutNanos}, then interrupting them; leaves a user's executor alone.
    */
   public void shutdown(long timeoutNanos) {
     if (owned == null) {

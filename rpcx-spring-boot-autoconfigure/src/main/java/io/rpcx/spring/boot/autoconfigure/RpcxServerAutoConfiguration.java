@@ -20,7 +20,6 @@ import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 /**
  * An {@link RpcxServer} publishing the application's {@code @RPCXServer} beans, when it has some:
@@ -70,7 +69,10 @@ public class RpcxServerAutoConfiguration {
     return new RpcxServerLifecycle(server, environment);
   }
 
-  /** With {@code spring.threads.virtual.enabled} on Java 21 or later: a virtual thread per call. */
+  /**
+   * With {@code spring.threads.virtual.enabled} on Java 21 or later: a virtual thread per call
+   * ({@link RpcxServer.Builder#virtualThreads()}), under the server's limit of calls in flight.
+   */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnThreading(Threading.VIRTUAL)
   static class VirtualThreads {
@@ -88,8 +90,7 @@ public class RpcxServerAutoConfiguration {
       if (queued != null) {
         throw target.invalid("max-queued-calls", queued, "no value: " + why, null);
       }
-      VirtualThreadTaskExecutor executor = new VirtualThreadTaskExecutor("rpcx-call-");
-      return builder -> builder.executor(executor);
+      return RpcxServer.Builder::virtualThreads;
     }
   }
 

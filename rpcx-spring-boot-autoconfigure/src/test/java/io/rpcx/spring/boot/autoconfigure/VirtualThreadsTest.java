@@ -27,7 +27,7 @@ class VirtualThreadsTest {
     try (ConfigurableApplicationContext server = Apps.server("spring.threads.virtual.enabled=true");
         ConfigurableApplicationContext client = Apps.client(Apps.port(server))) {
       String thread = client.getBean(Greeter.class).servingThread();
-      assertTrue(thread.startsWith("rpcx-call-") && thread.endsWith("(virtual)"), thread);
+      assertTrue(thread.startsWith("rpcx-server-virtual-") && thread.endsWith("(virtual)"), thread);
     }
   }
 
