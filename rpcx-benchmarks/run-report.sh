@@ -28,6 +28,7 @@ mkdir -p "$out"
   echo "kernel: $(uname -r)"
   java -version 2>&1 | head -n 2
   echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "load average at the start (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 
 jmh() { # jmh <name> <jmh arguments...>
