@@ -5,11 +5,12 @@
 # stress-quick ~8, stress-990 ~40); run it on an otherwise idle machine.
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
 #   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order; also
-#     "observability", ~10 min, "baselines", ~40 min, "costs", ~25 min, "warmup", ~6 min, and
-#     "virtual-threads", ~12 min, not in the default list)
+#     "observability", ~10 min, "baselines", ~40 min, "costs", ~25 min, "warmup", ~6 min,
+#     "virtual-threads", ~12 min, and "streams", ~45 min, not in the default list)
 #   VT_JAVA=/path/to/jdk-21+/bin/java (default: the newest JDK 21+ under /usr/lib/jvm) runs the
 #     virtual-threads phase; VT_ARGS="-f 3 -wi 3 -w 3s -i 5 -r 3s" (default) its JMH lengths
 #   MATRIX_ARGS="-f 1 -wi 2 -w 3s -i 3 -r 4s" (default) JMH lengths of the matrix phase
+#   STREAM_ARGS="-f 3 -wi 3 -w 3s -i 5 -r 3s" (default) JMH lengths of the streams phase's main run
 #   STRESS_RUNS=10 (default, the paper's) runs per cell of stress-990, the first dropped
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,7 @@ out="${OUT:-docs/benchmarks}"
 jar=rpcx-benchmarks/target/benchmarks.jar
 phases="${PHASES:-targets matrix codec stress-quick stress-990}"
 matrix_args="${MATRIX_ARGS:--f 1 -wi 2 -w 3s -i 3 -r 4s}"
+stream_args="${STREAM_ARGS:--f 3 -wi 3 -w 3s -i 5 -r 3s}"
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -ntp -DskipTests package -pl rpcx-benchmarks -am
 fi
@@ -28,6 +30,7 @@ mkdir -p "$out"
   echo "kernel: $(uname -r)"
   java -version 2>&1 | head -n 2
   echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "load average at the start (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 
 jmh() { # jmh <name> <jmh arguments...>
@@ -116,6 +119,20 @@ for phase in $phases; do
       jmh observability-echo16-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
         -p system=rpcx,rpcx-meters,rpcx-metrics,rpcx-tracing,rpcx-tracing-unsampled -f 3 -wi 3 -w 3s -i 5 -r 3s
       ;;
+    streams)
+      # Issue 19's server streams: messages/s of 16 B and 1 KiB strings on 1 stream and on 32 at
+      # once (StreamBenchmark, 10,000 elements per stream), RPCX beside grpc-java in its four forms
+      # (server: plain onNext loop or isReady/onReady; client: automatic or batched flow control)
+      # and the raw Netty floor, 3 forks per cell, with -prof gc for the bytes per message (every
+      # fork -Xms4g -Xmx4g -XX:+AlwaysPreTouch from StreamBenchmark's @Fork). Then what the long
+      # streams amortise: streams of one element, one at a time, 1 fork.
+      jmh streams 'StreamBenchmark.streams' \
+        -p system=rpcx,grpc,grpc-ready,grpc-batch,grpc-ready-batch,netty -p payload=text16,text1k \
+        $stream_args -prof gc
+      jmh streams-setup 'StreamBenchmark.setup01' \
+        -p system=rpcx,grpc,grpc-ready,grpc-batch,grpc-ready-batch,netty -p payload=text16,text1k \
+        -f 1 -wi 3 -w 2s -i 3 -r 2s
+      ;;
     matrix)
       # Every system x workload x thread count, throughput and latency, 1 fork each.
       jmh matrix-payloads '(Throughput|Latency)Benchmark' \
@@ -160,4 +177,9 @@ files=("$out"/jmh-matrix-*.json.gz "$out"/jmh-codec*.json.gz "$out"/jmh-targets-
 if ((${#files[@]})); then
   java -cp "$jar" io.rpcx.benchmarks.report.JmhSummary "${files[@]}" > "$out/summary.md"
   echo "tables: $out/summary.md"
+fi
+streams=("$out"/jmh-streams*.json.gz)
+if ((${#streams[@]})); then
+  java -cp "$jar" io.rpcx.benchmarks.report.StreamSummary "${streams[@]}" > "$out/streams.md"
+  echo "stream tables: $out/streams.md"
 fi

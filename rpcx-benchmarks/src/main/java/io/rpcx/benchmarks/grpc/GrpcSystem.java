@@ -1,6 +1,7 @@
 package io.rpcx.benchmarks.grpc;
 
 import com.google.protobuf.ByteString;
+import io.grpc.BindableService;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -18,6 +19,7 @@ import io.rpcx.benchmarks.grpc.proto.Text;
 import io.rpcx.benchmarks.grpc.proto.UpdateRequest;
 import io.rpcx.benchmarks.model.Message;
 import io.rpcx.benchmarks.model.OrderInfo;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -84,9 +86,23 @@ public final class GrpcSystem implements BenchmarkSystem {
 
   @Override
   public BenchmarkServer startServer() throws Exception {
+    return serve(new GrpcBenchService());
+  }
+
+  @Override
+  public BenchmarkClient connect(int port) {
+    return new Client(channel(port), nativeMessages);
+  }
+
+  /**
+   * Starts a gRPC server of {@code service} on 127.0.0.1 at an ephemeral port with gRPC's defaults
+   * (its cached-pool executor; epoll where grpc-netty-shaded finds it): the server of every gRPC
+   * system here, unary and streaming alike.
+   */
+  static BenchmarkServer serve(BindableService service) throws IOException {
     Server server =
         NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
-            .addService(new GrpcBenchService())
+            .addService(service)
             .build()
             .start();
     return new BenchmarkServer() {
@@ -110,14 +126,28 @@ public final class GrpcSystem implements BenchmarkSystem {
     };
   }
 
-  @Override
-  public BenchmarkClient connect(int port) {
-    ManagedChannel channel =
-        NettyChannelBuilder.forAddress(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
-            .usePlaintext()
-            .build();
-    return new Client(channel, nativeMessages);
+  /**
+   * One plaintext channel (one HTTP/2 connection) to 127.0.0.1:{@code port} with gRPC's defaults:
+   * the client connection of every gRPC system here.
+   */
+  static ManagedChannel channel(int port) {
+    return NettyChannelBuilder.forAddress(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
+        .usePlaintext()
+        .build();
+  }
+
+  /** Shuts {@code channel} down, waiting up to 5 s, then 5 s more after cancelling its calls. */
+  static void shutdown(ManagedChannel channel) {
+    try {
+      channel.shutdown();
+      if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      channel.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
@@ -188,15 +218,7 @@ public final class GrpcSystem implements BenchmarkSystem {
 
     @Override
     public void close() {
-      try {
-        channel.shutdown();
-        if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
-          channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        channel.shutdownNow();
-        Thread.currentThread().interrupt();
-      }
+      shutdown(channel);
     }
   }
 }
