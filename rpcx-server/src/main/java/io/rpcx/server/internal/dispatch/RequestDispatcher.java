@@ -165,8 +165,11 @@ public final class RequestDispatcher {
     ServerStream stream = null;
     InboundStream inbound = null;
     int timeoutMillis = envelope.timeoutMillis();
+    // Read only for a stream with a deadline: a unary call pays no clock read here.
     long deadlineNanos =
-        TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - (System.nanoTime() - receivedNanos);
+        timeoutMillis > 0 && method.model().isStream()
+            ? TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - (System.nanoTime() - receivedNanos)
+            : 0;
     if (method.model().isServerStream()) {
       stream = new ServerStream(connection, method, requestId, envelope.initialCredit(), executor);
       connection.streamOpened(stream);
