@@ -31,6 +31,19 @@ final class StreamTesting {
 
   private StreamTesting() {}
 
+  /**
+   * Waits until {@code server} has ended every call, each with its whole outcome there (a
+   * publisher it subscribed to cancelled, or a call whose deadline passed before a worker took it
+   * dropped without running).
+   */
+  static void awaitNoCallInFlight(RpcxServer server) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+    while (server.callsInFlight() > 0) {
+      assertTrue(System.nanoTime() < deadline, server.callsInFlight() + " calls still in flight");
+      Thread.sleep(10);
+    }
+  }
+
   /** The transports every stream test runs on. */
   enum Transport {
     TCP,

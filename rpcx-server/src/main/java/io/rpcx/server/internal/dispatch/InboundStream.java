@@ -207,11 +207,14 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
       return;
     }
     clientEnded = true;
-    if (terminal == null) {
+    synchronized (this) { // terminate() on another thread must not be overwritten
+      if (terminal != null) {
+        return;
+      }
       terminalFirst = false;
       terminal = COMPLETE;
-      signal();
     }
+    signal();
   }
 
   /** The client's {@code STREAM_CANCEL}: the call ends {@code CANCELLED}, nothing is sent. */
@@ -292,8 +295,10 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
   }
 
   private void terminate(Throwable failure) {
-    terminalFirst = true;
-    terminal = failure;
+    synchronized (this) { // pairs terminal with terminalFirst against end()
+      terminalFirst = true;
+      terminal = failure;
+    }
     signal();
   }
 

@@ -119,6 +119,15 @@ public final class RequestDispatcher {
     int requestId = envelope.requestId();
     Map<String, ServerMethod> methods = registry.service(envelope.service());
     ServerMethod method = methods == null ? null : methods.get(envelope.method());
+    if (method != null && method.model().isStream() && connection.isStreamOpen(requestId)) {
+      // Dispatched, it would hide the open stream from its frames and from the connection's end.
+      payload.release();
+      connection.closeForProtocolError(
+          StatusCode.BAD_REQUEST,
+          "request " + Integer.toUnsignedString(requestId) + " (" + method.model().displayName()
+              + ") reuses the id of a stream still open on this connection");
+      return;
+    }
     // A draining server refuses every new call the same way, known method or not: the caller may
     // retry it on another server, which may publish what this one does not.
     String drainReason = connection.drainReason();
@@ -156,8 +165,11 @@ public final class RequestDispatcher {
     ServerStream stream = null;
     InboundStream inbound = null;
     int timeoutMillis = envelope.timeoutMillis();
+    // Read only for a stream with a deadline: a unary call pays no clock read here.
     long deadlineNanos =
-        TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - (System.nanoTime() - receivedNanos);
+        timeoutMillis > 0 && method.model().isStream()
+            ? TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - (System.nanoTime() - receivedNanos)
+            : 0;
     if (method.model().isServerStream()) {
       stream = new ServerStream(connection, method, requestId, envelope.initialCredit(), executor);
       connection.streamOpened(stream);

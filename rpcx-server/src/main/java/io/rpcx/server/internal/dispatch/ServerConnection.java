@@ -43,6 +43,9 @@ public interface ServerConnection {
   /** The call of {@code stream} has ended; its id is forgotten. */
   void streamEnded(ServerStream stream);
 
+  /** Whether a stream (of any shape) with id {@code streamId} is open on this connection. */
+  boolean isStreamOpen(int streamId);
+
   /** Sends a {@code STREAM_CREDIT}: the client may send {@code messages} more on the stream. */
   void sendStreamCredit(int streamId, int messages);
 

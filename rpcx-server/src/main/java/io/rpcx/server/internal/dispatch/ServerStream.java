@@ -203,6 +203,10 @@ public final class ServerStream implements Flow.Subscriber<Object> {
       return;
     }
     this.subscription = subscription;
+    if (isEnded()) {
+      cancelUpstream(); // ended since the check above: fail() may have found no subscription yet
+      return;
+    }
     pump();
   }
 

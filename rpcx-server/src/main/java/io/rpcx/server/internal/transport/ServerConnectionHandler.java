@@ -335,6 +335,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   }
 
   @Override
+  public boolean isStreamOpen(int streamId) {
+    return streams.containsKey(streamId) || inbound.containsKey(streamId);
+  }
+
+  @Override
   public void inboundOpened(InboundStream stream) {
     inbound.put(stream.streamId(), stream);
   }

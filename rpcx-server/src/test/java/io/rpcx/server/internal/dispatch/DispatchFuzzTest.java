@@ -116,6 +116,11 @@ class DispatchFuzzTest {
     public void streamEnded(ServerStream stream) {}
 
     @Override
+    public boolean isStreamOpen(int streamId) {
+      throw new AssertionError("the fuzzed services have no stream");
+    }
+
+    @Override
     public void sendStreamCredit(int streamId, int messages) {
       throw new AssertionError("the fuzzed services have no stream");
     }
