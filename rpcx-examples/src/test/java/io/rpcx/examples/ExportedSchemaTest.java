@@ -153,7 +153,7 @@ class ExportedSchemaTest {
     try (RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build()) {
       ReflectionService reflection = client.create(ReflectionService.class);
       Path exported = Path.of("target", "exported-proto");
-      for (String service : new String[] {"echo", "infos", "messages", "orders"}) {
+      for (String service : new String[] {"chat", "echo", "files", "infos", "messages", "orders"}) {
         // The comments may differ: the build exported the client interfaces, whose @RPCXClient
         // sets a timeout that the server's implementation classes do not.
         assertEquals(

@@ -23,7 +23,7 @@ class ScanTest {
             .target("127.0.0.1", server.port())
             .scan("io.rpcx.examples.api")
             .build()) {
-      assertEquals(List.of("echo", "infos", "messages", "orders"), server.services());
+      assertEquals(List.of("chat", "echo", "files", "infos", "messages", "orders"), server.services());
       assertEquals("scanned", client.create(EchoService.class).echo("scanned"));
     } finally {
       server.stop();

@@ -13,7 +13,9 @@ import io.rpcx.examples.api.OrderInfo;
 import io.rpcx.examples.api.OrderService;
 import io.rpcx.examples.api.Samples;
 import io.rpcx.examples.client.ExampleClient;
+import io.rpcx.examples.server.ChatServiceImpl;
 import io.rpcx.examples.server.EchoServiceImpl;
+import io.rpcx.examples.server.FileServiceImpl;
 import io.rpcx.examples.server.InfoServiceImpl;
 import io.rpcx.examples.server.MessageServiceImpl;
 import io.rpcx.examples.server.OrderServiceImpl;
@@ -34,7 +36,12 @@ abstract class SeedWorkloads {
   /** The example services, on the server of an extension of each transport. */
   static RpcxExtension exampleServices() {
     return RpcxExtension.withServices(
-        new EchoServiceImpl(), new OrderServiceImpl(), new MessageServiceImpl(), new InfoServiceImpl());
+        new EchoServiceImpl(),
+        new OrderServiceImpl(),
+        new MessageServiceImpl(),
+        new InfoServiceImpl(),
+        new FileServiceImpl(),
+        new ChatServiceImpl());
   }
 
   /** The extension of the transport under test. */
