@@ -302,6 +302,9 @@ class ServerStreamTest {
           exhausted.getMessage());
       service.held.complete();
       open.awaitCompletion();
+      // The server frees the call's slot just after it wrote the stream's end, which the client
+      // may already have read.
+      StreamTesting.awaitNoCallInFlight(pair.server);
       Recorder<String> third = new Recorder<>(1);
       pair.feed().words(1).subscribe(third);
       third.awaitCompletion();
