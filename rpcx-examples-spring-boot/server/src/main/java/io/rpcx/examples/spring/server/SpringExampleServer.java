@@ -1,6 +1,8 @@
 package io.rpcx.examples.spring.server;
 
+import io.rpcx.examples.server.ChatServiceImpl;
 import io.rpcx.examples.server.EchoServiceImpl;
+import io.rpcx.examples.server.FileServiceImpl;
 import io.rpcx.examples.server.InfoServiceImpl;
 import io.rpcx.examples.server.OrderServiceImpl;
 import org.springframework.beans.factory.annotation.Value;
@@ -12,7 +14,7 @@ import org.springframework.context.event.EventListener;
 
 /**
  * The example services in a Spring Boot application: the seeds' echo, orders and person services
- * as beans, and a message service that is a Spring bean with a repository injected. The starter
+ * and the stream examples (an upload, a chat) as beans, and a message service that is a Spring bean with a repository injected. The starter
  * publishes every {@code @RPCXServer} bean on {@code rpcx.server.port} (9000; 0 for a free one).
  *
  * <pre>
@@ -20,7 +22,13 @@ import org.springframework.context.event.EventListener;
  * </pre>
  */
 @SpringBootApplication
-@Import({EchoServiceImpl.class, OrderServiceImpl.class, InfoServiceImpl.class})
+@Import({
+  EchoServiceImpl.class,
+  OrderServiceImpl.class,
+  InfoServiceImpl.class,
+  FileServiceImpl.class,
+  ChatServiceImpl.class
+})
 public class SpringExampleServer {
 
   public static void main(String[] args) {
