@@ -53,6 +53,8 @@ public final class ConnectionCostTool {
   private static final int HELD_TIMEOUT_MILLIS = 600_000;
   /** The server's worker threads: RpcxServer's default. */
   private static final int WORKER_THREADS = 200;
+  /** Calls the server's default pool queues when every thread is busy: RpcxServer's default. */
+  private static final int MAX_QUEUED_CALLS = 10_000;
 
   private final Options options;
   private final StringBuilder report = new StringBuilder();
@@ -304,8 +306,9 @@ public final class ConnectionCostTool {
       if (idle == 0 && held == 0 && blocked == 0) {
         continue;
       }
+      String mark = MemorySnapshot.NOT_PER_CONNECTION.contains(category) ? " *" : "";
       line(String.format(Locale.ROOT, "| %s%s | %.1f | %.1f | %.1f |",
-          category, MemorySnapshot.NOT_PER_CONNECTION.contains(category) ? " *" : "", idle / (double) n, held / (double) n, blocked / (double) n));
+          category, mark, idle / (double) n, held / (double) n, blocked / (double) n));
     }
     line("");
   }
@@ -332,8 +335,10 @@ public final class ConnectionCostTool {
     line("Echo of a 16-byte string, blocking calls from platform threads, closed loop. Server JVM `"
         + String.join(" ", jvm) + "`, RPCX defaults"
         + (options.directExecutor ? " but `directExecutor()` (implementation on the event loop)" : "")
-        + "; each cell " + options.warmUpSeconds + " s warm-up + " + options.seconds
-        + " s measured; load average before: " + loadAverage() + ".");
+        + "; after " + options.seconds + " s of each cell unmeasured, each cell "
+        + options.warmUpSeconds + " s warm-up + " + options.seconds
+        + " s measured, the three in turn, round after round; load average before: "
+        + loadAverage() + ".");
     line("");
     try (ServerProcess server =
             ServerProcess.start(jvm, callers + 10, options.directExecutor);
@@ -370,6 +375,11 @@ public final class ConnectionCostTool {
             + callers + " callers (calls/s) | ratio | RpcxClient, 1 connection × " + callers
             + " callers (calls/s) |");
         line("|---|---:|---:|---:|---:|");
+        // Every cell once, unmeasured, so the JIT has compiled all their paths before round 1.
+        progress("throughput warm-up");
+        for (Cell cell : cells) {
+          CallerLoad.run(cell.calls, measured, Duration.ofSeconds(1), CallerLoad.Window.NONE);
+        }
         double[] sums = new double[cells.size()];
         double[][] firstRound = new double[cells.size()][];
         for (int round = 1; round <= options.throughputRounds; round++) {
@@ -573,6 +583,13 @@ public final class ConnectionCostTool {
           case "--profiler-lib" -> o.profilerLibrary = Path.of(value);
           default -> throw new IllegalArgumentException("unknown option " + name);
         }
+      }
+      int most = WORKER_THREADS + MAX_QUEUED_CALLS;
+      if (o.memory && o.connections > most) {
+        throw new IllegalArgumentException("--connections: " + o.connections + " (expected: <= "
+            + most + " for the memory part, whose block call on every connection the server's"
+            + " default pool must take: " + WORKER_THREADS + " threads and " + MAX_QUEUED_CALLS
+            + " queued calls)");
       }
       return o;
     }
