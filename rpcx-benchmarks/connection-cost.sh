@@ -9,8 +9,10 @@
 #   OUT=<dir> (default docs/benchmarks/<date>-connections-<commit>): report.md and run.log
 #   PROFILE=1: async-profiler CPU profiles of the throughput cells (server and client JVMs),
 #     flame graphs and collapsed stacks in $OUT/profiles, and where the CPU goes in report.md
+#   JAVA=<java> (default java on the PATH): the JDK of both JVMs, e.g. a JDK 25 for --virtual-callers
 # Options (see --help): --parts memory,throughput --connections 10000 --rounds 3 --callers 1000
 #   --throughput-rounds 3 --warmup 5 --seconds 10 --direct (server calls on its event loops)
+#   --virtual-callers (callers on virtual threads; Java 21+) --server-java <java> (the server JVM's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jar=rpcx-benchmarks/target/benchmarks.jar
@@ -36,5 +38,5 @@ fi
 # Each side holds one descriptor per connection: raise the soft limit as far as the hard one allows.
 ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || true
 echo "open files: $(ulimit -n) per process"
-java -Xms1g -Xmx1g -XX:+AlwaysPreTouch -cp "$jar" io.rpcx.benchmarks.connections.ConnectionCostTool \
+"${JAVA:-java}" -Xms1g -Xmx1g -XX:+AlwaysPreTouch -cp "$jar" io.rpcx.benchmarks.connections.ConnectionCostTool \
   "${args[@]}" "$@" 2>&1 | tee "$out/run.log"

@@ -9,11 +9,39 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Closed-loop load: one platform thread per caller, each making one blocking call after another,
- * and the calls per second completed in a measured window after a warm-up. A failed call stops the
- * run with that failure.
+ * Closed-loop load: one thread per caller (platform threads, or virtual threads on Java 21 and
+ * later), each making one blocking call after another, and the calls per second completed in a
+ * measured window after a warm-up. A failed call stops the run with that failure.
  */
 final class CallerLoad {
+  /** What the callers' threads are. */
+  enum Threads {
+    PLATFORM,
+    VIRTUAL;
+
+    /** An unstarted thread running {@code task}; virtual threads need Java 21 or later. */
+    Thread newThread(Runnable task, String name) {
+      if (this == PLATFORM) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        return thread;
+      }
+      try {
+        // Reached reflectively: this module is compiled for Java 17.
+        Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+        Class<?> type = Class.forName("java.lang.Thread$Builder");
+        builder = type.getMethod("name", String.class).invoke(builder, name);
+        return (Thread) type.getMethod("unstarted", Runnable.class).invoke(builder, task);
+      } catch (NoSuchMethodException | ClassNotFoundException e) {
+        throw new IllegalStateException(
+            "virtual threads need Java 21 or later; this is Java "
+                + System.getProperty("java.version"), e);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("cannot start a virtual thread", e);
+      }
+    }
+  }
+
   /** One blocking call, checked by the caller. */
   @FunctionalInterface
   interface Call {
@@ -35,7 +63,8 @@ final class CallerLoad {
    * Runs every call of {@code callers} on a thread of its own; returns calls per second in the
    * measured window, which {@code window} is told about.
    */
-  static double run(List<Call> callers, Duration warmUp, Duration measured, Window window)
+  static double run(
+      List<Call> callers, Threads kind, Duration warmUp, Duration measured, Window window)
       throws InterruptedException {
     LongAdder completed = new LongAdder();
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -45,7 +74,7 @@ final class CallerLoad {
     for (int i = 0; i < callers.size(); i++) {
       Call call = callers.get(i);
       Thread thread =
-          new Thread(
+          kind.newThread(
               () -> {
                 try {
                   start.await();
@@ -58,7 +87,6 @@ final class CallerLoad {
                 }
               },
               "caller-" + i);
-      thread.setDaemon(true);
       threads.add(thread);
       thread.start();
     }

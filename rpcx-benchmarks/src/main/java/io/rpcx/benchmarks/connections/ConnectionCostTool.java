@@ -153,7 +153,7 @@ public final class ConnectionCostTool {
     line("");
     MemoryRound first = rounds.get(0);
     breakdown("Idle connection, live heap by class (round 1, idle − no connections)",
-        first.base, first.idle, n, 30);
+        first.base, first.idle, n, 45);
     breakdown("A held call, live heap by class (round 1, held − idle)",
         first.idle, first.held, n, 20);
     breakdown("A blocked call, live heap by class (round 1, blocked − idle)",
@@ -332,8 +332,10 @@ public final class ConnectionCostTool {
     line("## Throughput: " + callers + " connections × 1 caller against 1 connection × " + callers
         + " callers");
     line("");
-    line("Echo of a 16-byte string, blocking calls from platform threads, closed loop. Server JVM `"
-        + String.join(" ", jvm) + "`, RPCX defaults"
+    line("Echo of a 16-byte string, blocking calls from "
+        + options.callerThreads.name().toLowerCase(Locale.ROOT)
+        + " threads, closed loop. Server JVM `"
+        + String.join(" ", jvm) + "` on " + javaVersion(options.serverJava) + ", RPCX defaults"
         + (options.directExecutor ? " but `directExecutor()` (implementation on the event loop)" : "")
         + "; after " + options.seconds + " s of each cell unmeasured, each cell "
         + options.warmUpSeconds + " s warm-up + " + options.seconds
@@ -341,7 +343,7 @@ public final class ConnectionCostTool {
         + loadAverage() + ".");
     line("");
     try (ServerProcess server =
-            ServerProcess.start(jvm, callers + 10, options.directExecutor);
+            ServerProcess.start(options.serverJava, jvm, callers + 10, options.directExecutor);
         RawClient client = new RawClient(options.clientIoThreads)) {
       InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.port());
       List<RawConnection> many = client.openAll(address, callers, 256);
@@ -378,7 +380,9 @@ public final class ConnectionCostTool {
         // Every cell once, unmeasured, so the JIT has compiled all their paths before round 1.
         progress("throughput warm-up");
         for (Cell cell : cells) {
-          CallerLoad.run(cell.calls, measured, Duration.ofSeconds(1), CallerLoad.Window.NONE);
+          CallerLoad.run(
+              cell.calls, options.callerThreads, measured, Duration.ofSeconds(1),
+              CallerLoad.Window.NONE);
         }
         double[] sums = new double[cells.size()];
         double[][] firstRound = new double[cells.size()][];
@@ -391,7 +395,7 @@ public final class ConnectionCostTool {
             if (round == 1 && options.profile != null) {
               window = profiled(server.pid(), cell.name);
             }
-            rates[c] = CallerLoad.run(cell.calls, warmUp, measured, window);
+            rates[c] = CallerLoad.run(cell.calls, options.callerThreads, warmUp, measured, window);
             sums[c] += rates[c];
           }
           if (round == 1) {
@@ -476,6 +480,21 @@ public final class ConnectionCostTool {
 
   // ---------------------------------------------------------------------------------- output
 
+  /** The version {@code java -version} reports, or the path when it cannot be run. */
+  private static String javaVersion(Path java) {
+    try {
+      Process p = new ProcessBuilder(java.toString(), "-version").redirectErrorStream(true).start();
+      String first = new String(p.getInputStream().readAllBytes()).lines().findFirst().orElse("");
+      p.waitFor();
+      return first.isEmpty() ? java.toString() : first.replace("\"", "");
+    } catch (IOException e) {
+      return java.toString();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return java.toString();
+    }
+  }
+
   private static String loadAverage() {
     try {
       String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
@@ -519,6 +538,8 @@ public final class ConnectionCostTool {
           --warmup S, --seconds S    warm-up and measured seconds of each cell (default 5, 10)
           --client-io-threads N      event loops of the lean client (default 2)
           --direct                   throughput: the server runs calls on its event loops
+          --virtual-callers          throughput: callers on virtual threads (Java 21+)
+          --server-java PATH         throughput: the server JVM's java (default this JVM's)
           --profile DIR              throughput: CPU profiles of round 1's cells into DIR
           --profiler-lib PATH        async-profiler's libasyncProfiler.so (default
                                      rpcx-benchmarks/target/async-profiler/linux-x64/...)
@@ -537,6 +558,8 @@ public final class ConnectionCostTool {
     int clientIoThreads = 2;
     Path out;
     boolean directExecutor;
+    CallerLoad.Threads callerThreads = CallerLoad.Threads.PLATFORM;
+    Path serverJava = ServerProcess.thisJava();
     Path profile;
     Path profilerLibrary =
         Path.of("rpcx-benchmarks/target/async-profiler/linux-x64/libasyncProfiler.so");
@@ -552,6 +575,10 @@ public final class ConnectionCostTool {
         }
         if (name.equals("--direct")) {
           o.directExecutor = true;
+          continue;
+        }
+        if (name.equals("--virtual-callers")) {
+          o.callerThreads = CallerLoad.Threads.VIRTUAL;
           continue;
         }
         if (i + 1 >= args.length) {
@@ -580,6 +607,7 @@ public final class ConnectionCostTool {
           case "--client-io-threads" -> o.clientIoThreads = positive(name, value);
           case "--out" -> o.out = Path.of(value);
           case "--profile" -> o.profile = Path.of(value);
+          case "--server-java" -> o.serverJava = Path.of(value);
           case "--profiler-lib" -> o.profilerLibrary = Path.of(value);
           default -> throw new IllegalArgumentException("unknown option " + name);
         }

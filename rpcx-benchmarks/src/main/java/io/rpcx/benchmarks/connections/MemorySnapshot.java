@@ -17,8 +17,8 @@ import javax.management.ObjectName;
 
 /**
  * What a JVM holds, taken after a full GC: live heap (the class histogram, which is also the
- * breakdown by class), Netty's pooled direct memory (RPCX's allocator), and native memory as
- * Native Memory Tracking reports it (the JVM must run with {@code
+ * breakdown by class), the direct memory of RPCX's pooled allocator (the one its platform threads
+ * use), and native memory as Native Memory Tracking reports it (the JVM must run with {@code
  * -XX:NativeMemoryTracking=summary}). Taken in the measured JVM by {@link #take}, sent to the
  * driver as text lines ({@link #lines}, {@link #parse}). Immutable.
  */
@@ -121,7 +121,7 @@ final class MemorySnapshot {
     long liveHeap = parseHistogram(diagnosticCommand("gcClassHistogram"), histogram);
     Map<String, Long> nmt = new LinkedHashMap<>();
     long nativeCommitted = parseNmt(diagnosticCommand("vmNativeMemory", "summary"), nmt);
-    PooledByteBufAllocator allocator = (PooledByteBufAllocator) Transports.ALLOCATOR;
+    PooledByteBufAllocator allocator = Transports.platformAllocator();
     PooledByteBufAllocatorMetric metric = allocator.metric();
     return new MemorySnapshot(
         heapUsed,

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * bootstrap options and allocator, the client preface checked by RPCX's {@link PrefaceHandler},
  * frames split by RPCX's {@link FrameDecoder}, requests written by RPCX's {@code RequestWriter}
  * through a batching {@code WriteQueue} as {@code RpcxClient} writes them. What it leaves out is
- * client-side only: proxies, codecs of Java types, retries, keepalive pings and reconnection.
+ * client-side only: proxies, codecs of Java types, retries, keepalive pings and reconnection; and
+ * callers encode requests into unpooled heap buffers (see {@link RawConnection#call}).
  * Thread-safe.
  */
 final class RawClient implements AutoCloseable {

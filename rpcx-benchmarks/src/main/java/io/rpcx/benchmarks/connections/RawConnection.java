@@ -2,13 +2,13 @@ package io.rpcx.benchmarks.connections;
 
 import com.google.protobuf.CodedInputStream;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.RawValueCodec;
 import io.rpcx.core.internal.codec.ValueCodec;
-import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.GoAway;
 import io.rpcx.core.internal.protocol.ProtocolException;
@@ -16,7 +16,6 @@ import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.RequestWriter;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameWrite;
-import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.PrefaceHandler;
 import io.rpcx.core.internal.transport.WriteQueue;
@@ -79,21 +78,22 @@ final class RawConnection extends ChannelInboundHandlerAdapter {
   CompletableFuture<String> call(Method method, String text, int timeoutMillis) {
     int id = ids.incrementAndGet();
     Object[] args = {stringValue(text)};
-    ByteBuf frame;
+    // Encoded on the heap and handed over unpooled: a caller thread never touches the pooled
+    // allocator, whose per-thread caches misbehave with a thousand callers on two cores
+    // (docs/BENCHMARKS.md, "What a connection costs"); the event loop copies it on writing.
+    ByteArrayProtoWriter payload = new ByteArrayProtoWriter();
     try {
-      frame =
-          Frames.encode(
-              channel.alloc(),
-              FrameType.REQUEST,
-              64,
-              ConnectionSettings.DEFAULT_MAX_FRAME_SIZE,
-              out ->
-                  RequestWriter.write(
-                      out, id, method.nameFields, STRING_TYPE, STRING_CODEC, args,
-                      timeoutMillis, Map.of(), null));
+      RequestWriter.write(
+          payload, id, method.nameFields, STRING_TYPE, STRING_CODEC, args, timeoutMillis,
+          Map.of(), null);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    ByteBuf frame = Unpooled.buffer(FrameType.HEADER_SIZE + payload.position());
+    frame.writeInt(FrameType.TYPE_AND_FLAGS_SIZE + payload.position());
+    frame.writeByte(FrameType.REQUEST);
+    frame.writeByte(0);
+    frame.writeBytes(payload.array(), 0, payload.position());
     CompletableFuture<String> reply = new CompletableFuture<>();
     pending.put(id, reply);
     Throwable gone = closed;

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link CostServer} in a JVM of its own, started from this JVM's {@code java} and class path,
- * and driven over its standard input and output. Its standard error is this JVM's. One thread
+ * A {@link CostServer} in a JVM of its own, started from this JVM's class path (and its {@code
+ * java}, unless told another), and driven over its standard input and output. Its standard error is this JVM's. One thread
  * drives it at a time.
  */
 final class ServerProcess implements AutoCloseable {
@@ -41,8 +41,15 @@ final class ServerProcess implements AutoCloseable {
    */
   static ServerProcess start(List<String> jvmOptions, int maxConnections, boolean directExecutor)
       throws IOException {
+    return start(thisJava(), jvmOptions, maxConnections, directExecutor);
+  }
+
+  /** As {@link #start(List, int, boolean)}, on the JVM {@code java}. */
+  static ServerProcess start(
+      Path java, List<String> jvmOptions, int maxConnections, boolean directExecutor)
+      throws IOException {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(java.toString());
     command.addAll(jvmOptions);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
@@ -52,6 +59,11 @@ final class ServerProcess implements AutoCloseable {
     Process process =
         new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     return new ServerProcess(process);
+  }
+
+  /** The {@code java} launcher of this JVM. */
+  static Path thisJava() {
+    return Path.of(System.getProperty("java.home"), "bin", "java");
   }
 
   int port() {
