@@ -8,7 +8,7 @@
 #   bash rpcx-benchmarks/connection-cost.sh [--no-build] [ConnectionCostTool options...]
 #   OUT=<dir> (default docs/benchmarks/<date>-connections-<commit>): report.md and run.log
 #   PROFILE=1: async-profiler CPU profiles of the throughput cells (server and client JVMs),
-#     flame graphs and collapsed stacks in $OUT/profiles, and where the CPU goes in report.md
+#     flame graphs and collapsed stacks (gzipped) in $OUT/profiles, where the CPU goes in report.md
 #   JAVA=<java> (default java on the PATH): the JDK of both JVMs, e.g. a JDK 25 for --virtual-callers
 # Options (see --help): --parts memory,throughput --connections 10000 --rounds 3 --callers 1000
 #   --throughput-rounds 3 --warmup 5 --seconds 10 --direct (server calls on its event loops)
@@ -40,3 +40,8 @@ ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || true
 echo "open files: $(ulimit -n) per process"
 "${JAVA:-java}" -Xms1g -Xmx1g -XX:+AlwaysPreTouch -cp "$jar" io.rpcx.benchmarks.connections.ConnectionCostTool \
   "${args[@]}" "$@" 2>&1 | tee "$out/run.log"
+# Collapsed stacks are large: kept gzipped next to their flame graphs.
+shopt -s nullglob
+for collapsed in "$out"/profiles/*.collapsed; do
+  gzip -f "$collapsed"
+done

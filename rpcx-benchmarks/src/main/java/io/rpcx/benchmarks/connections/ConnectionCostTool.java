@@ -443,7 +443,8 @@ public final class ConnectionCostTool {
   private void profileReport(List<Cell> cells, double[] rates) throws IOException {
     line("### Where the CPU goes (round 1, async-profiler `cpu`, 1 ms interval)");
     line("");
-    line("Profiles (flame graphs `*.html`, collapsed stacks) in `" + options.profile + "`. CPU per"
+    line("Profiles (flame graphs `*.html`, collapsed stacks `*.collapsed`, which"
+        + " connection-cost.sh gzips) in `" + options.profile + "`. CPU per"
         + " call = samples × 1 ms ÷ (calls/s × measured seconds); share of each side's samples by"
         + " what the stack was doing (`CpuBreakdown`).");
     line("");
