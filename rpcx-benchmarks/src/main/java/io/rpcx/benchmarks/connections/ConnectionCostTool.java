@@ -485,7 +485,12 @@ public final class ConnectionCostTool {
   private static String javaVersion(Path java) {
     try {
       Process p = new ProcessBuilder(java.toString(), "-version").redirectErrorStream(true).start();
-      String first = new String(p.getInputStream().readAllBytes()).lines().findFirst().orElse("");
+      String first =
+          new String(p.getInputStream().readAllBytes())
+              .lines()
+              .filter(line -> line.contains(" version "))
+              .findFirst()
+              .orElse("");
       p.waitFor();
       return first.isEmpty() ? java.toString() : first.replace("\"", "");
     } catch (IOException e) {
