@@ -2,7 +2,7 @@
 # What a connection costs an RPCX server (issue 18, item 6): server memory per idle connection and
 # per connection with a call in flight, with 10,000 connections on 127.0.0.1 (each round a fresh
 # server JVM with Native Memory Tracking), then 16-byte echo throughput with 1,000 connections x 1
-# caller against 1 connection x 1,000 callers. About 3 minutes; the throughput part wants an
+# caller against 1 connection x 1,000 callers. About 5 minutes; the throughput part wants an
 # otherwise idle machine (the memory part does not mind).
 #
 #   bash rpcx-benchmarks/connection-cost.sh [--no-build] [ConnectionCostTool options...]
