@@ -125,6 +125,15 @@ public enum Transports {
     return ((ThreadAwareAllocator) ALLOCATOR).platform().metric().numThreadLocalCaches();
   }
 
+  /**
+   * The pooled allocator behind {@link #ALLOCATOR} that platform threads use, for its metrics: the
+   * direct memory its arenas reserved and the part of it buffers in use hold (the connection-cost
+   * tool of rpcx-benchmarks reads them).
+   */
+  public static PooledByteBufAllocator platformAllocator() {
+    return ((ThreadAwareAllocator) ALLOCATOR).platform();
+  }
+
   /** The value of {@code rpcx.transport} that asks for this transport: {@code io_uring}. */
   public String setting() {
     return setting;
