@@ -240,10 +240,11 @@ public final class RpcxClient implements AutoCloseable {
 
     /**
      * The window of each stream this client receives (server streams and bidirectional streams; docs/STREAMING.md): the
-     * messages it grants the server and has not yet handed to the subscriber, at most. A subscriber
-     * requesting more gets it as the window allows. Large messages take {@code messages} times
-     * their size in flight: lower it for them (1 MiB chunks: 16 keeps 16 MiB in flight). Default
-     * 128.
+     * messages it grants the server and has not yet handed to the subscriber, at most. It reads ahead
+     * of the subscriber by up to this many, as a transport window does, and never by more than
+     * about {@link #maxStreamBufferedBytes} (each message counted at the largest seen on the
+     * stream): 16-byte messages run with the whole window in flight, 1 MiB chunks with four.
+     * Default 1024; 1 keeps one message at most in flight or held.
      */
     public Builder maxStreamWindow(int messages) {
       config.connection().maxStreamWindow(messages);
@@ -251,9 +252,10 @@ public final class RpcxClient implements AutoCloseable {
     }
 
     /**
-     * The bytes of stream messages this client holds per stream (received, not yet taken by the
-     * subscriber) above which it grants the server no more credit, whatever the subscriber
-     * requests. Default 4 MiB.
+     * The bytes of stream messages per stream this client lets the server have in flight and holds
+     * (received, not yet taken by the subscriber): it grants credit only as far as that many of the
+     * largest message seen on the stream fit, and none while the messages held take more. A
+     * message larger than this still passes, one at a time. Default 4 MiB.
      */
     public Builder maxStreamBufferedBytes(long bytes) {
       config.connection().maxStreamBufferedBytes(bytes);

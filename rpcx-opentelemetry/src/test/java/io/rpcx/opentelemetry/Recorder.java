@@ -15,10 +15,24 @@ final class Recorder<T> implements Flow.Subscriber<T> {
   /** Completes with the end: null, or the failure. */
   final CompletableFuture<Throwable> end = new CompletableFuture<>();
   private final long initial;
+  private final long cancelAt;
   volatile Flow.Subscription subscription;
 
   Recorder(long initial) {
+    this(initial, 0);
+  }
+
+  private Recorder(long initial, long cancelAt) {
     this.initial = initial;
+    this.cancelAt = cancelAt;
+  }
+
+  /**
+   * Requests {@code count} elements and cancels from within the {@code onNext} of the last: with a
+   * client window of 1, no credit beyond them is ever granted.
+   */
+  static <T> Recorder<T> cancellingAfter(long count) {
+    return new Recorder<>(count, count);
   }
 
   @Override
@@ -30,6 +44,9 @@ final class Recorder<T> implements Flow.Subscriber<T> {
   @Override
   public void onNext(T item) {
     items.add(item);
+    if (items.size() == cancelAt) {
+      subscription.cancel();
+    }
   }
 
   @Override

@@ -204,6 +204,7 @@ class RpcxTelemetryTest {
     clientOfB =
         RpcxClient.builder()
             .target("127.0.0.1", serverB.port())
+            .maxStreamWindow(1) // credit one message ahead: a stream cancelled at 3 is sent 3
             .intercept(RpcxClientTelemetry.create(openTelemetry))
             .build();
     FrontImpl front = new FrontImpl();
@@ -340,10 +341,9 @@ class RpcxTelemetryTest {
 
   @Test
   void aCancelledStreamRecordsTheMessagesBeforeTheCancelOnBothSides() {
-    Recorder<String> recorder = new Recorder<>(3); // the server's credit: exactly 3
+    Recorder<String> recorder = Recorder.cancellingAfter(3); // the server's credit: exactly 3
     clientOfB.create(Back.class).endless().subscribe(recorder);
     recorder.awaitItems(3);
-    recorder.subscription.cancel();
     awaitPoint("rpc.client.responses_per_rpc", "back/endless", "CANCELLED", 3);
     HistogramPointData sent =
         awaitPoint("rpc.server.responses_per_rpc", "back/endless", "CANCELLED", 3);

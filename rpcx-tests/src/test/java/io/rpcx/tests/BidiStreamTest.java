@@ -1,5 +1,6 @@
 package io.rpcx.tests;
 
+import static io.rpcx.tests.StreamTesting.DEFAULT_WINDOW;
 import static io.rpcx.tests.StreamTesting.WAIT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -133,8 +134,10 @@ class BidiStreamTest {
       assertTrue(infinite.cancelled.await(WAIT, TimeUnit.SECONDS), "the cancel reached the client's publisher");
       assertEquals(LongStream.range(0, 2000).boxed().toList(), slow.items);
       // The server's subscriber (its outbound side) asks for what the client's credit allows,
-      // so at most a window each way: 128 at the client's receiver, 128 at the server's.
-      assertTrue(worstAhead.get() <= 2 * 128, "the client's publisher ran " + worstAhead + " ahead");
+      // so at most a window each way: one at the client's receiver, one at the server's.
+      assertTrue(
+          worstAhead.get() <= 2 * DEFAULT_WINDOW,
+          "the client's publisher ran " + worstAhead + " ahead");
     }
   }
 

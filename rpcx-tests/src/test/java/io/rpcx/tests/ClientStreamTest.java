@@ -1,5 +1,6 @@
 package io.rpcx.tests;
 
+import static io.rpcx.tests.StreamTesting.DEFAULT_WINDOW;
 import static io.rpcx.tests.StreamTesting.WAIT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -34,6 +35,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -116,8 +118,10 @@ class ClientStreamTest {
       assertEquals(2000, result.get(WAIT, TimeUnit.SECONDS));
       assertTrue(infinite.cancelled.await(WAIT, TimeUnit.SECONDS), "the reply cancelled the upload");
       assertEquals(LongStream.range(0, 2000).boxed().toList(), slow.items);
-      assertTrue(worstAhead.get() <= 128, "the client ran " + worstAhead + " ahead (window 128)");
-      assertTrue(infinite.emitted.get() <= 2000 + 128, infinite.emitted + " emitted");
+      assertTrue(
+          worstAhead.get() <= DEFAULT_WINDOW,
+          "the client ran " + worstAhead + " ahead (window " + DEFAULT_WINDOW + ")");
+      assertTrue(infinite.emitted.get() <= 2000 + DEFAULT_WINDOW, infinite.emitted + " emitted");
     }
   }
 
@@ -268,11 +272,24 @@ class ClientStreamTest {
   @Test
   void aPublisherEmittingMoreThanRequestedFailsTheCall() throws Exception {
     UploadService.Impl service = new UploadService.Impl();
-    try (Pair pair = new Pair(Transport.TCP, service)) {
+    try (Pair pair = // a window of 1: the server's credit, and so the demand, is exactly 1
+        new Pair(Transport.TCP, service, server -> server.maxStreamWindow(1), client -> client)) {
       Source pushy = new Source(false);
       CompletableFuture<Long> result = pair.uploads().held(pushy);
       Held held = service.held.poll(WAIT, TimeUnit.SECONDS);
-      Recorder<Long> recorder = new Recorder<>(1);
+      CountDownLatch taken = new CountDownLatch(1);
+      Recorder<Long> recorder =
+          new Recorder<>(1) {
+            @Override
+            void next(Long item) {
+              // Holding the first element holds the server's credit (the window) at 1.
+              try {
+                taken.await(WAIT, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+          };
       held.items().subscribe(recorder);
       while (pushy.demand() == 0) {
         Thread.onSpinWait();
@@ -285,6 +302,7 @@ class ClientStreamTest {
       assertEquals(
           "the stream argument of uploads/held emitted more elements than requested (1)",
           broken.getMessage());
+      taken.countDown();
       assertTrue(pushy.cancelled.await(WAIT, TimeUnit.SECONDS));
       assertInstanceOf(CancelledException.class, recorder.failure());
     }

@@ -367,7 +367,8 @@ class MalformedInputTest {
                     FakeServer.frame(out, FrameType.REPLY, FakeServer.reply(id, argument));
                   }
                 });
-        RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build()) {
+        RpcxClient client = // a window of 2: the credit the request grants
+            RpcxClient.builder().target("127.0.0.1", server.port()).maxStreamWindow(2).build()) {
       CompletableFuture<Throwable> ended = new CompletableFuture<>();
       client.create(EchoStream.class).echo("flood").subscribe(
           new Flow.Subscriber<String>() {

@@ -55,6 +55,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ServerStreamTest {
   private static final long WAIT = StreamTesting.WAIT;
+  private static final int DEFAULT_WINDOW = StreamTesting.DEFAULT_WINDOW;
 
   @ParameterizedTest
   @EnumSource(Transport.class)
@@ -109,8 +110,11 @@ class ServerStreamTest {
         assertEquals(List.of(1L, 2L, 3L, 4L, 5L), numbers.limit(5).toList());
       }
       assertTrue(service.numbersClosed.await(WAIT, TimeUnit.SECONDS), "the server closed its Stream");
-      // Never more than the window ahead of what was consumed, however fast the source.
-      assertTrue(service.numbersEmitted.get() <= 5 + 128, service.numbersEmitted + " emitted");
+      // Never more than the window (and the blocking stream's own 64) ahead of what was consumed,
+      // however fast the source.
+      assertTrue(
+          service.numbersEmitted.get() <= 5 + 64 + DEFAULT_WINDOW,
+          service.numbersEmitted + " emitted");
       try (Stream<Long> numbers = pair.feed().numbers()) {
         assertEquals(Optional.of(1L), numbers.findFirst());
       }
@@ -141,8 +145,12 @@ class ServerStreamTest {
       assertTrue(service.counting.cancelled.await(WAIT, TimeUnit.SECONDS), "the publisher was cancelled");
       assertEquals(2000, slow.items.size());
       assertEquals(longs(2000), slow.items);
-      assertTrue(worstAhead.get() <= 128, "the server ran " + worstAhead + " messages ahead (window 128)");
-      assertTrue(service.counting.emitted.get() <= 2000 + 128, service.counting.emitted + " emitted");
+      assertTrue(
+          worstAhead.get() <= DEFAULT_WINDOW,
+          "the server ran " + worstAhead + " messages ahead (window " + DEFAULT_WINDOW + ")");
+      assertTrue(
+          service.counting.emitted.get() <= 2000 + DEFAULT_WINDOW,
+          service.counting.emitted + " emitted");
       assertEquals(0, slow.terminals.get(), "a cancelled subscription is signalled nothing more");
     }
   }
@@ -153,16 +161,28 @@ class ServerStreamTest {
 
   @ParameterizedTest
   @EnumSource(Transport.class)
-  void aSubscriberThatRequestsOnlyOnSubscribeGetsExactlyThat(Transport transport) throws Exception {
+  void aSubscriberGetsExactlyWhatItRequestsWhileTheClientReadsAheadByItsWindow(Transport transport)
+      throws Exception {
     FeedService.Impl service = new FeedService.Impl();
-    try (Pair pair = new Pair(transport, service)) {
+    try (Pair pair = new Pair(transport, service, server -> server, c -> c.maxStreamWindow(8))) {
       Recorder<Long> three = new Recorder<>(3);
       pair.feed().counting().subscribe(three);
-      assertTrue(service.counting.subscribed.await(WAIT, TimeUnit.SECONDS));
-      // The server asked its publisher for the initial credit only.
       three.awaitItems(3);
-      assertEquals(List.of(0L, 1L, 2L), three.items);
-      assertEquals(3, service.counting.emitted.get());
+      // The client granted its window beyond what was delivered: 3 + 8, and not one more.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+      while (service.counting.emitted.get() < 3 + 8) {
+        assertTrue(System.nanoTime() < deadline, service.counting.emitted + " emitted");
+        Thread.sleep(1);
+      }
+      try (Stream<Long> numbers = pair.feed().numbers()) { // a round trip after any more credit
+        assertEquals(Optional.of(1L), numbers.findFirst());
+      }
+      assertEquals(3 + 8, service.counting.emitted.get());
+      assertEquals(List.of(0L, 1L, 2L), three.items, "no element beyond the 3 requested");
+      assertEquals(0, three.terminals.get());
+      three.subscription.request(2);
+      three.awaitItems(5);
+      assertEquals(List.of(0L, 1L, 2L, 3L, 4L), three.items);
       three.subscription.cancel();
       assertTrue(service.counting.cancelled.await(WAIT, TimeUnit.SECONDS));
     }

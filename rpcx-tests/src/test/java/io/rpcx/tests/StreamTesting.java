@@ -27,6 +27,9 @@ final class StreamTesting {
   /** Seconds any wait in a stream test may take. */
   static final long WAIT = 10;
 
+  /** RPCX's default {@code maxStreamWindow}: how far a receiver reads ahead of its subscriber. */
+  static final int DEFAULT_WINDOW = 1024;
+
   private static final AtomicInteger NAMES = new AtomicInteger();
 
   private StreamTesting() {}

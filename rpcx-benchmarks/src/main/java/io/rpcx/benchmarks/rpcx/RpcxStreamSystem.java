@@ -18,8 +18,9 @@ import java.util.concurrent.Flow;
  * RPCX picks it). Each {@link #connect client} stream subscribes to the publisher the proxy returns
  * with a {@link Flow.Subscriber} that requests {@value StreamClient#PREFETCH} elements, then
  * {@value StreamClient#REPLENISH} more each time it has taken that many, as Reactor's {@code
- * limitRate(128)} does; RPCX's own window (128 messages) bounds the credit anyway. Signals come
- * on the client's callback pool.
+ * limitRate(128)} does; the credit on the wire is RPCX's own, reading ahead of the subscriber up
+ * to its default window (1,024 messages, 4 MiB), as gRPC's transport window does for {@code
+ * grpc-batch}. Signals come on the client's callback pool.
  *
  * <p>{@code rpcx-direct}: the server runs the implementation, and so its publisher, on the event
  * loop ({@link RpcxServer.Builder#directExecutor()}).

@@ -23,7 +23,7 @@ public interface OrderService {
   OrderInfo find(long orderId) throws OrderNotFoundException;
 
   /**
-   * A server stream: {@code count} sample orders, sent as the subscriber requests them
+   * A server stream: {@code count} sample orders, sent as the client's credit allows
    * (docs/STREAMING.md). The interface's timeout does not apply to a stream; this one has none.
    */
   Flow.Publisher<OrderInfo> streamOrders(int count);

@@ -220,6 +220,12 @@ public abstract class PendingCall implements ClientCall {
   }
 
   /**
+   * The {@code STREAM_MESSAGE}s of one read (one or more {@link #streamMessage}) are all in, on the
+   * event loop: the call hands them on now, once per read rather than once per message.
+   */
+  public void streamMessagesArrived() {}
+
+  /**
    * The {@code STREAM_END} of this call arrived (its connection has forgotten it). Returns false if
    * this is not a server stream: the server broke the protocol.
    */

@@ -5,6 +5,7 @@ import io.rpcx.core.InternalErrorException;
 import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
+import io.rpcx.core.internal.protocol.CreditWindow;
 import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
@@ -23,10 +24,11 @@ import org.slf4j.LoggerFactory;
  * calls until the stream ends. Never retried.
  *
  * <p>Credit: the request is sent when the subscriber first requests, granting {@code
- * initial_credit}; then {@code STREAM_CREDIT} as it requests more. The credit not yet used plus the
- * messages received and not yet delivered never exceed the client's {@code maxStreamWindow}, and
- * no credit is granted while the messages held take more than its {@code maxStreamBufferedBytes}:
- * the server never has more than the window in flight, however fast its publisher.
+ * initial_credit}; then {@code STREAM_CREDIT} as messages are delivered, reading ahead of the
+ * subscriber as a transport window does ({@link CreditWindow}): the credit not yet used plus the
+ * messages received and not yet delivered never exceed the client's {@code maxStreamWindow}, nor
+ * (counted at the largest message seen) its {@code maxStreamBufferedBytes}: the server never has
+ * more than that in flight, however fast its publisher and however slow the subscriber.
  *
  * <p>A bidirectional stream also has an {@link Upload} of its stream argument, started once the
  * request is sent and ended with the call.
@@ -44,12 +46,8 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
 
   private final Flow.Subscriber<? super Object> subscriber;
   private final boolean hasDeadline;
-  /** Messages granted and not yet delivered, at most ({@code maxStreamWindow}). */
-  private final int window;
-  /** While the messages held take more than this, no credit is granted. */
-  private final long maxBufferedBytes;
-  /** Credit is granted in batches of at least this, unless nothing is in flight. */
-  private final int minGrant;
+  /** How far ahead of the subscriber credit goes: {@code maxStreamWindow}, {@code maxStreamBufferedBytes}. */
+  private final CreditWindow window;
   /** The upload of a bidirectional stream's argument, or {@code null}. */
   private final Upload upload;
   private final AtomicInteger wip = new AtomicInteger();
@@ -80,9 +78,7 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
     super(method, invocation, 1, null);
     this.subscriber = subscriber;
     this.hasDeadline = invocation.inherited() || method.timeoutMillis() > 0;
-    this.window = method.maxStreamWindow();
-    this.maxBufferedBytes = method.maxStreamBufferedBytes();
-    this.minGrant = Math.max(1, window / 4);
+    this.window = new CreditWindow(method.maxStreamWindow(), method.maxStreamBufferedBytes());
     this.upload = model().hasStreamArgument() ? Upload.attach(this) : null;
   }
 
@@ -163,23 +159,28 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
       return true;
     }
     received++;
-    long window = granted;
-    if (received > window) {
+    long credit = granted;
+    if (received > credit) {
       payload.release();
       fail(
           new InternalErrorException(
               "the server at " + address() + " sent " + received + " messages on a window of "
-                  + window + " on the stream of " + model().displayName(),
+                  + credit + " on the stream of " + model().displayName(),
               null));
       abandonStream();
       return true;
     }
     int size = payload.length();
     countResponseBytes(size);
+    window.received(size);
     bufferedBytes.addAndGet(size);
-    messages.add(new Message(envelope, payload, size));
-    signal();
+    messages.add(new Message(envelope, payload, size)); // handed on by streamMessagesArrived
     return true;
+  }
+
+  @Override
+  public void streamMessagesArrived() {
+    signal();
   }
 
   @Override
@@ -335,27 +336,29 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
     grantCredit(wanted);
   }
 
-  /** Grants what the subscriber requested, within the window and the buffered bytes. */
+  /**
+   * Grants credit once the subscriber has requested anything: then as far ahead of it as the
+   * window allows ({@link CreditWindow}), whatever it requested.
+   */
   private void grantCredit(long wanted) {
-    long outstanding = granted - delivered;
-    long more = Math.min(wanted - granted, window - outstanding);
-    if (more <= 0 || bufferedBytes.get() > maxBufferedBytes) {
-      return;
-    }
     if (!requestSent) {
+      if (wanted <= 0) {
+        return; // the call is sent on the subscriber's first request
+      }
       requestSent = true;
-      initialCredit = (int) more;
-      granted += more;
+      initialCredit = window.more(granted, delivered, bufferedBytes.get());
+      granted += initialCredit;
       send();
       return;
     }
-    if (more < minGrant && outstanding > 0) {
-      return; // wait for a batch worth a frame
+    int more = window.more(granted, delivered, bufferedBytes.get());
+    if (more <= 0) {
+      return;
     }
     granted += more;
     CallOwner current = sentOn;
     if (current != null) {
-      current.sendCredit(this, (int) more);
+      current.sendCredit(this, more);
     }
   }
 

@@ -29,6 +29,7 @@ import io.rpcx.core.internal.transport.SchemaAnnouncements;
 import io.rpcx.core.internal.transport.WriteQueue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -62,6 +63,11 @@ final class ClientConnection implements CallOwner {
   private final AtomicInteger ids = new AtomicInteger();
   /** Calls written and not yet answered, by request id; event loop only. */
   private final PendingCalls pending = new PendingCalls();
+  /**
+   * The streams that received messages in the current read, handed on at its end ({@link
+   * #onReadComplete}), each once. Event loop only.
+   */
+  private final List<OutboundCall> arrivals = new ArrayList<>();
   private final SchemaAnnouncements announcements = new SchemaAnnouncements();
   private final PeerSchemas peerSchemas = new PeerSchemas();
   private volatile Channel channel;
@@ -414,6 +420,23 @@ final class ClientConnection implements CallOwner {
   }
 
   /**
+   * On the event loop, after the frames of one read: each stream that received messages in it
+   * hands them on, once.
+   */
+  void onReadComplete() {
+    int count = arrivals.size();
+    if (count == 0) {
+      return;
+    }
+    for (int i = 0; i < count; i++) {
+      OutboundCall outbound = arrivals.get(i);
+      outbound.arrivalsPending = false;
+      outbound.call.streamMessagesArrived();
+    }
+    arrivals.clear();
+  }
+
+  /**
    * Nothing arrived for the keepalive interval: ping the server, and close the connection if
    * nothing arrives within the keepalive timeout either.
    */
@@ -483,7 +506,12 @@ final class ClientConnection implements CallOwner {
       payload.release(); // the stream ended or was cancelled while this was on its way
       return;
     }
-    if (!outbound.call.streamMessage(envelope, payload)) {
+    if (outbound.call.streamMessage(envelope, payload)) {
+      if (!outbound.arrivalsPending) {
+        outbound.arrivalsPending = true;
+        arrivals.add(outbound);
+      }
+    } else {
       // The server streams what this client calls for one reply: the two sides disagree on the
       // method (its interface changed on one of them). That call fails and the server is told to
       // stop; the connection and its other calls go on.

@@ -49,6 +49,7 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    connection.onReadComplete(); // messages of a read cut short first
     connection.onInactive();
     super.channelInactive(ctx);
   }
@@ -108,6 +109,12 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
         frame.release();
         protocolError("sent an unexpected frame " + FrameType.name(type));
     }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    connection.onReadComplete();
+    ctx.fireChannelReadComplete();
   }
 
   @Override

@@ -17,6 +17,8 @@ final class OutboundCall implements QueuedWrite, Runnable {
   final PendingCall call;
   final ByteBuf frame;
   private final ClientConnection connection;
+  /** Messages arrived for it in the current read and are not handed on yet; event loop only. */
+  boolean arrivalsPending;
   /** The scheduled timeout, or {@code null}; set before the call is queued, or on the loop. */
   private ScheduledFuture<?> deadline;
 

@@ -18,8 +18,8 @@ public final class ConnectionSettings {
   /** Default calls in flight on one connection: 10,000. */
   public static final int DEFAULT_MAX_CONCURRENT_CALLS = 10_000;
 
-  /** Default stream window: 128 messages granted and not yet taken by the subscriber. */
-  public static final int DEFAULT_MAX_STREAM_WINDOW = 128;
+  /** Default stream window: 1,024 messages granted and not yet taken by the subscriber. */
+  public static final int DEFAULT_MAX_STREAM_WINDOW = 1024;
 
   /** Default bytes of stream messages held per stream before no more credit is granted: 4 MiB. */
   public static final long DEFAULT_MAX_STREAM_BUFFERED_BYTES = 4L << 20;

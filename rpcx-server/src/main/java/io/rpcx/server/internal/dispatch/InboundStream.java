@@ -12,6 +12,7 @@ import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
+import io.rpcx.core.internal.protocol.CreditWindow;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import java.util.Objects;
@@ -35,9 +36,10 @@ import org.slf4j.LoggerFactory;
  * section 5): the {@code Flow.Publisher} the implementation receives for its {@code
  * Flow.Publisher<T>} parameter, fed by the client's {@code STREAM_MESSAGE} frames.
  *
- * <p>Credit: the client's window starts at 0. As the implementation's subscriber requests
- * elements, the server grants {@code STREAM_CREDIT}, never more than {@code maxStreamWindow}
- * messages granted and not yet delivered, and none while the messages held take more than {@code
+ * <p>Credit: the client's window starts at 0. Once the implementation's subscriber first requests
+ * elements, the server grants {@code STREAM_CREDIT}, reading ahead of the subscriber as a
+ * transport window does ({@link CreditWindow}): never more than {@code maxStreamWindow} messages
+ * granted and not yet delivered, nor (counted at the largest message seen) {@code
  * maxStreamBufferedBytes}. A message beyond the window ends the call {@code RESOURCE_EXHAUSTED}.
  * Held messages stay undecoded in their received buffers, which count against the connection's
  * inbound budget until delivered.
@@ -62,9 +64,8 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
   private final ServerMethod method;
   private final int streamId;
   private final Executor executor;
-  private final int window;
-  private final long maxBufferedBytes;
-  private final int minGrant;
+  /** How far ahead of the subscriber credit goes. */
+  private final CreditWindow window;
   private final int maxDepth;
   private final ValueCodec<Object> codec;
   private final Queue<Message> messages = new ConcurrentLinkedQueue<>();
@@ -92,6 +93,8 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
   private volatile long granted;
   /** Messages received; written by the event loop only. */
   private volatile long received;
+  /** Messages kept in the current read and not handed on yet; event loop only. */
+  private boolean arrivalsPending;
   /** The client sent STREAM_END; event loop only. */
   private boolean clientEnded;
   private volatile Future<?> deadline;
@@ -112,9 +115,7 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
     this.method = method;
     this.streamId = streamId;
     this.executor = executor;
-    this.window = window;
-    this.maxBufferedBytes = maxBufferedBytes;
-    this.minGrant = Math.max(1, window / 4);
+    this.window = new CreditWindow(window, maxBufferedBytes);
     this.maxDepth = maxDepth;
     this.codec = method.model().streamElementCodec();
   }
@@ -172,11 +173,15 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
 
   // From the connection, on its event loop.
 
-  /** One element from the client; this stream then owns {@code payload}. */
-  public void message(ReplyEnvelope envelope, Payload payload) {
+  /**
+   * One element from the client; this stream then owns {@code payload}. It is handed on with the
+   * others of the same read by {@link #messagesArrived}: returns true when that is now due (the
+   * first message of this read that was kept), false otherwise.
+   */
+  public boolean message(ReplyEnvelope envelope, Payload payload) {
     if (clientEnded || terminal != null) {
       payload.release(); // after its end, or the call's: dropped
-      return;
+      return false;
     }
     long count = received + 1;
     received = count;
@@ -189,15 +194,29 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
               "the client sent " + count + " messages on a window of " + credit
                   + " on the stream argument of " + method.model().displayName()),
           true);
-      return;
+      return false;
     }
     if (cancelled) {
       payload.release(); // the subscriber wants no more
-      return;
+      return false;
     }
     int size = payload.length();
+    window.received(size);
     bufferedBytes.addAndGet(size);
     messages.add(new Message(envelope, payload, size));
+    if (arrivalsPending) {
+      return false;
+    }
+    arrivalsPending = true;
+    return true;
+  }
+
+  /**
+   * The messages of one read are all in (event loop): hands them on, once per read rather than once
+   * per message.
+   */
+  public void messagesArrived() {
+    arrivalsPending = false;
     signal();
   }
 
@@ -469,18 +488,20 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
     grantCredit(wanted);
   }
 
-  /** Grants what the subscriber requested, within the window and the buffered bytes. */
+  /**
+   * Grants credit once the subscriber has requested anything (so never before the call was
+   * accepted): then as far ahead of it as the window allows ({@link CreditWindow}).
+   */
   private void grantCredit(long wanted) {
-    long outstanding = granted - delivered;
-    long more = Math.min(wanted - granted, window - outstanding);
-    if (more <= 0 || bufferedBytes.get() > maxBufferedBytes) {
+    if (granted == 0 && wanted <= 0) {
       return;
     }
-    if (more < minGrant && outstanding > 0) {
-      return; // wait for a batch worth a frame
+    int more = window.more(granted, delivered, bufferedBytes.get());
+    if (more <= 0) {
+      return;
     }
     granted += more;
-    connection.sendStreamCredit(streamId, (int) more);
+    connection.sendStreamCredit(streamId, more);
   }
 
   private Object decode(Message message) {

@@ -30,6 +30,8 @@ import io.rpcx.server.internal.dispatch.ServerConnection;
 import io.rpcx.server.internal.dispatch.ServerMethod;
 import io.rpcx.server.internal.dispatch.ServerStream;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
@@ -72,6 +74,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private final Map<Integer, ServerStream> streams = new ConcurrentHashMap<>();
   /** The stream arguments open on this connection, by id: from dispatch to the end of their calls. */
   private final Map<Integer, InboundStream> inbound = new ConcurrentHashMap<>();
+  /** The stream arguments that received messages in the current read, each once; event loop only. */
+  private final List<InboundStream> arrivals = new ArrayList<>();
 
   ServerConnectionHandler(
       ServerTransport transport,
@@ -129,7 +133,14 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   }
 
   @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    messagesArrived();
+    ctx.fireChannelReadComplete();
+  }
+
+  @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    messagesArrived(); // those of a read cut short first
     transport.connectionClosed(this);
     for (ServerStream stream : streams.values()) {
       stream.connectionLost();
@@ -256,7 +267,21 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
           Integer.toUnsignedString(envelope.requestId()));
       return;
     }
-    stream.message(envelope, payload);
+    if (stream.message(envelope, payload)) {
+      arrivals.add(stream);
+    }
+  }
+
+  /** After the frames of one read: each stream argument that received messages hands them on. */
+  private void messagesArrived() {
+    int count = arrivals.size();
+    if (count == 0) {
+      return;
+    }
+    for (int i = 0; i < count; i++) {
+      arrivals.get(i).messagesArrived();
+    }
+    arrivals.clear();
   }
 
   /** The end of a call's stream argument; dropped if that stream is not open. */

@@ -75,7 +75,7 @@ public class RpcxProperties {
 
     /**
      * Stream messages granted and not yet taken per stream this side receives (the credit
-     * window, docs/STREAMING.md). Default 128.
+     * window: how far it reads ahead of the subscriber, docs/STREAMING.md). Default 1024.
      */
     private Integer maxStreamWindow;
 
@@ -251,7 +251,7 @@ public class RpcxProperties {
 
     /**
      * Stream messages granted and not yet taken per stream this side receives (the credit
-     * window, docs/STREAMING.md). Default 128.
+     * window: how far it reads ahead of the subscriber, docs/STREAMING.md). Default 1024.
      */
     private Integer maxStreamWindow;
 
