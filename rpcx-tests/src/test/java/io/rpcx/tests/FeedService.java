@@ -18,6 +18,22 @@ public interface FeedService {
   /** {@code w0} … {@code w(count-1)}, then the end. */
   Flow.Publisher<String> words(int count);
 
+  /** One string per size, {@link #sized} of it for the i-th, then the end. */
+  Flow.Publisher<String> texts(java.util.List<Integer> sizes);
+
+  /** One {@link ShapesService.Bean} (a class) per size, its data {@link #sized} bytes of it. */
+  Flow.Publisher<ShapesService.Bean> beans(java.util.List<Integer> sizes);
+
+  /** One {@link ShapesService.Blob} (a record) per size, its data {@link #sized} bytes of it. */
+  Flow.Publisher<ShapesService.Blob> blobs(java.util.List<Integer> sizes);
+
+  /** The text of the {@code index}-th element of {@code size} characters: its index, repeated. */
+  static String sized(int index, int size) {
+    char[] text = new char[size];
+    java.util.Arrays.fill(text, (char) ('a' + index % 26));
+    return new String(text);
+  }
+
   /** The same, for a blocking caller; the server returns a {@code Stream} too. */
   Stream<String> lines(int count);
 
@@ -131,6 +147,37 @@ public interface FeedService {
     @Override
     public Flow.Publisher<String> words(int count) {
       return new ListPublisher<>(lines(count).toList(), null);
+    }
+
+    @Override
+    public Flow.Publisher<String> texts(java.util.List<Integer> sizes) {
+      return new ListPublisher<>(
+          IntStream.range(0, sizes.size())
+              .mapToObj(i -> FeedService.sized(i, sizes.get(i)))
+              .toList(),
+          null);
+    }
+
+    @Override
+    public Flow.Publisher<ShapesService.Bean> beans(java.util.List<Integer> sizes) {
+      return new ListPublisher<>(
+          IntStream.range(0, sizes.size())
+              .mapToObj(i -> new ShapesService.Bean("b" + i, bytes(i, sizes.get(i)), i))
+              .toList(),
+          null);
+    }
+
+    @Override
+    public Flow.Publisher<ShapesService.Blob> blobs(java.util.List<Integer> sizes) {
+      return new ListPublisher<>(
+          IntStream.range(0, sizes.size())
+              .mapToObj(i -> new ShapesService.Blob("r" + i, bytes(i, sizes.get(i)), i))
+              .toList(),
+          null);
+    }
+
+    private static byte[] bytes(int index, int size) {
+      return FeedService.sized(index, size).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     @Override

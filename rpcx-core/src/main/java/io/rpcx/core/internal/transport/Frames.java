@@ -74,33 +74,42 @@ public final class Frames {
   public static ByteBuf encode(
       ByteBufAllocator allocator, byte type, int sizeHint, int maxFrameSize, PayloadWriter payload)
       throws IOException {
-    // As begin() bounds a frame: the length field plus maxFrameSize, less the header.
-    int maxPayload =
-        (int) Math.max(0, Math.min(Integer.MAX_VALUE, 4L + maxFrameSize) - FrameType.HEADER_SIZE);
     int hint = Math.max(0, sizeHint);
-    if (hint <= HEAP_ENCODE_LIMIT) {
-      int stagingLimit = Math.min(maxPayload, MAX_STAGED);
-      // A little slack over the last size saves regrowing for a payload a bit larger.
-      int capacity = (int) Math.min(stagingLimit, hint + (hint >>> 4) + 16L);
-      ByteArrayProtoWriter out = new ByteArrayProtoWriter(new byte[capacity], stagingLimit);
-      boolean staged;
-      try {
-        payload.writeTo(out);
-        staged = true;
-      } catch (WriteLimitException e) {
-        if (stagingLimit == maxPayload) {
-          throw new FrameOverLimitException(maxFrameSize);
-        }
-        staged = false; // larger than staging takes: write it again, straight into the frame
-      }
-      if (staged) {
-        ByteBuf frame = allocate(allocator, type, out.position());
-        frame.writeBytes(out.array(), 0, out.position());
-        return frame;
-      }
-      hint = MAX_STAGED;
+    ByteArrayProtoWriter staged = stage(hint, maxFrameSize, payload);
+    if (staged != null) {
+      ByteBuf frame = allocate(allocator, type, staged.position());
+      frame.writeBytes(staged.array(), 0, staged.position());
+      return frame;
     }
-    ByteBuf frame = begin(allocator, type, hint, maxFrameSize);
+    // Expected or found larger than staging takes: straight into the frame (written again if the
+    // staging attempt found it too large).
+    return encodeDirect(allocator, type, unstagedHint(hint), maxFrameSize, payload);
+  }
+
+  /**
+   * The capacity to start a frame with whose payload {@link #stage} did not take, when the last
+   * payload was {@code sizeHint}: that size if it was too large to stage, else the most staging
+   * takes (the payload was found larger).
+   */
+  public static int unstagedHint(int sizeHint) {
+    return sizeHint <= HEAP_ENCODE_LIMIT ? MAX_STAGED : sizeHint;
+  }
+
+  /**
+   * A frame of {@code type} whose payload {@code payload} writes straight into a pooled buffer of
+   * {@code capacityHint} bytes at first, grown as needed: for a payload {@link #stage} did not
+   * take.
+   *
+   * @throws FrameOverLimitException past {@code maxFrameSize}, with nothing kept
+   */
+  public static ByteBuf encodeDirect(
+      ByteBufAllocator allocator,
+      byte type,
+      int capacityHint,
+      int maxFrameSize,
+      PayloadWriter payload)
+      throws IOException {
+    ByteBuf frame = begin(allocator, type, capacityHint, maxFrameSize);
     try {
       payload.writeTo(new ByteBufProtoWriter(frame));
     } catch (WriteLimitException e) {
@@ -112,6 +121,50 @@ public final class Frames {
     }
     finish(frame);
     return frame;
+  }
+
+  /**
+   * The payload {@code payload} writes, encoded on the heap as {@link #encode} stages it, or null
+   * when it is expected to be over 64 KiB ({@code sizeHint}) or found larger than staging takes:
+   * then encode it with {@link #encode}, which writes it straight into a pooled buffer.
+   *
+   * @throws FrameOverLimitException if it is over {@code maxFrameSize}
+   */
+  public static ByteArrayProtoWriter stage(int sizeHint, int maxFrameSize, PayloadWriter payload)
+      throws IOException {
+    if (sizeHint > HEAP_ENCODE_LIMIT) {
+      return null;
+    }
+    // As begin() bounds a frame: the length field plus maxFrameSize, less the header.
+    int maxPayload =
+        (int) Math.max(0, Math.min(Integer.MAX_VALUE, 4L + maxFrameSize) - FrameType.HEADER_SIZE);
+    int stagingLimit = Math.min(maxPayload, MAX_STAGED);
+    int hint = Math.max(0, sizeHint);
+    // A little slack over the last size saves regrowing for a payload a bit larger.
+    int capacity = (int) Math.min(stagingLimit, hint + (hint >>> 4) + 16L);
+    ByteArrayProtoWriter out = new ByteArrayProtoWriter(new byte[capacity], stagingLimit);
+    try {
+      payload.writeTo(out);
+      return out;
+    } catch (WriteLimitException e) {
+      if (stagingLimit == maxPayload) {
+        throw new FrameOverLimitException(maxFrameSize);
+      }
+      return null; // larger than staging takes
+    }
+  }
+
+  /** Writes a frame of {@code type} with the staged {@code payload} to the end of {@code target}. */
+  public static void write(ByteBuf target, byte type, ByteArrayProtoWriter payload) {
+    target.writeInt(FrameType.TYPE_AND_FLAGS_SIZE + payload.position());
+    target.writeByte(type);
+    target.writeByte(0);
+    target.writeBytes(payload.array(), 0, payload.position());
+  }
+
+  /** The bytes a frame with a staged payload of {@code payloadSize} bytes takes. */
+  public static int frameSize(int payloadSize) {
+    return FrameType.HEADER_SIZE + payloadSize;
   }
 
   /** The payload size of a whole frame. */

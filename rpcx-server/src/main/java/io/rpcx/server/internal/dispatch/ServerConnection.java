@@ -22,17 +22,8 @@ public interface ServerConnection {
   /** Sends an error reply. {@code exceptionClass} is empty unless the status is a remote failure. */
   void sendError(int requestId, StatusCode code, String message, String exceptionClass);
 
-  /**
-   * Encodes and sends one element of a server stream as a {@code STREAM_MESSAGE}, preceded on
-   * this connection by the SCHEMA of its types the first time.
-   *
-   * @return false if the element is over the frame limit; nothing was sent
-   * @throws CodecException if the element cannot be encoded; nothing was sent
-   */
-  boolean sendStreamMessage(int streamId, ServerMethod method, Object value) throws CodecException;
-
-  /** Sends a {@code STREAM_END}: OK when {@code code} is {@code null}. */
-  void sendStreamEnd(int streamId, StatusCode code, String message, String exceptionClass);
+  /** Where the messages and the end of the server stream {@code streamId} of {@code method} go. */
+  StreamOutput streamOutput(int streamId, ServerMethod method);
 
   /**
    * Registers a server stream from its request's dispatch until its call ends, so that its credit

@@ -40,6 +40,7 @@ public final class ServerStream implements Flow.Subscriber<Object> {
   private final ServerMethod method;
   private final int streamId;
   private final Executor executor;
+  private final StreamOutput output;
   private final CompletableFuture<Object> ended = new CompletableFuture<>();
   /** Credit granted by the client so far, cumulative. */
   private final AtomicLong credit;
@@ -71,6 +72,7 @@ public final class ServerStream implements Flow.Subscriber<Object> {
     this.method = method;
     this.streamId = streamId;
     this.executor = executor;
+    this.output = connection.streamOutput(streamId, method);
     this.credit = new AtomicLong(Integer.toUnsignedLong(initialCredit));
   }
 
@@ -225,7 +227,7 @@ public final class ServerStream implements Flow.Subscriber<Object> {
       }
       sent++;
       try {
-        if (!connection.sendStreamMessage(streamId, method, item)) {
+        if (!output.message(item)) {
           fail(
               StatusCode.RESOURCE_EXHAUSTED,
               new ResourceExhaustedException(
@@ -272,7 +274,7 @@ public final class ServerStream implements Flow.Subscriber<Object> {
       endClaimed.set(true);
       if (!endWritten) {
         endWritten = true;
-        connection.sendStreamEnd(streamId, code, message, exceptionClass);
+        output.end(code, message, exceptionClass);
       }
     }
   }
@@ -300,7 +302,7 @@ public final class ServerStream implements Flow.Subscriber<Object> {
       if (!endWritten) {
         endWritten = true;
         if (sendEnd) {
-          connection.sendStreamEnd(streamId, code, String.valueOf(failure.getMessage()), "");
+          output.end(code, String.valueOf(failure.getMessage()), "");
         }
       }
     }

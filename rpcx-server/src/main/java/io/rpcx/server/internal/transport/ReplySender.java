@@ -1,6 +1,7 @@
 package io.rpcx.server.internal.transport;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -71,41 +72,44 @@ final class ReplySender {
           : new CodecException(String.valueOf(e.getMessage()), e);
     }
     hints.reply(Frames.payloadSize(frame));
-    writes.enqueue(
-        model.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, model));
+    enqueueReply(frame, model);
+  }
+
+  /** Where the messages and the end of server stream {@code streamId} go, batched. */
+  StreamOutbound streamOutput(int streamId, ServerMethod method) {
+    return new StreamOutbound(this, streamId, method);
+  }
+
+  /** The connection's allocator, for frames encoded elsewhere. */
+  ByteBufAllocator alloc() {
+    return channel.alloc();
+  }
+
+  /** The frame limit replies obey. */
+  int maxFrameSize() {
+    return maxFrameSize;
   }
 
   /**
-   * Encodes and queues one element of a server stream of {@code method} as a {@code
-   * STREAM_MESSAGE} (laid out as a reply with a value).
-   *
-   * @return false, queueing nothing, if it is over the frame limit
-   * @throws CodecException if the value cannot be encoded; nothing was queued
+   * Queues {@code frame}, a reply or stream message of a call of {@code method}, preceded by the
+   * SCHEMA of its result types the first time this connection carries them.
    */
-  boolean sendStreamMessage(int streamId, ServerMethod method, Object value)
-      throws CodecException {
-    MethodModel model = method.model();
-    SizeHints hints = method.sizeHints();
-    ByteBuf frame;
-    try {
-      frame =
-          Frames.encode(
-              channel.alloc(), FrameType.STREAM_MESSAGE, hints.reply(), maxFrameSize,
-              out ->
-                  hints.replyValue(
-                      ReplyWriter.writeValue(
-                          out, streamId, model.resultCodec(), value, hints.replyValue())));
-    } catch (FrameOverLimitException e) {
-      return false;
-    } catch (IOException | RuntimeException e) {
-      throw e instanceof CodecException
-          ? (CodecException) e
-          : new CodecException(String.valueOf(e.getMessage()), e);
-    }
-    hints.reply(Frames.payloadSize(frame));
+  void enqueueReply(ByteBuf frame, MethodModel method) {
     writes.enqueue(
-        model.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, model));
-    return true;
+        method.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, method));
+  }
+
+  /** Queues {@code write} behind the replies queued so far. */
+  void enqueue(QueuedWrite write) {
+    writes.enqueue(write);
+  }
+
+  /**
+   * On the event loop: writes {@code frames} of a call of {@code method}, preceded by the SCHEMA of
+   * its result types the first time this connection carries them.
+   */
+  void writeAnnounced(Channel channel, MethodModel method, ByteBuf frames) {
+    announcements.write(channel, method.resultSchemas(), frames);
   }
 
   /** Encodes and queues a {@code STREAM_END}: OK when {@code code} is null. */
@@ -185,7 +189,7 @@ final class ReplySender {
 
     @Override
     public void writeTo(Channel channel) {
-      announcements.write(channel, method.resultSchemas(), frame);
+      writeAnnounced(channel, method, frame);
     }
 
     @Override

@@ -29,6 +29,7 @@ import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
 import io.rpcx.server.internal.dispatch.ServerMethod;
 import io.rpcx.server.internal.dispatch.ServerStream;
+import io.rpcx.server.internal.dispatch.StreamOutput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -344,14 +345,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   }
 
   @Override
-  public boolean sendStreamMessage(int streamId, ServerMethod method, Object value)
-      throws CodecException {
-    return replies.sendStreamMessage(streamId, method, value);
-  }
-
-  @Override
-  public void sendStreamEnd(int streamId, StatusCode code, String message, String exceptionClass) {
-    replies.sendStreamEnd(streamId, code, message, exceptionClass);
+  public StreamOutput streamOutput(int streamId, ServerMethod method) {
+    return replies.streamOutput(streamId, method);
   }
 
   @Override

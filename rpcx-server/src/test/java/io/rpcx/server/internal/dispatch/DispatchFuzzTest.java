@@ -98,12 +98,7 @@ class DispatchFuzzTest {
     }
 
     @Override
-    public boolean sendStreamMessage(int streamId, ServerMethod method, Object value) {
-      throw new AssertionError("the fuzzed services have no stream");
-    }
-
-    @Override
-    public void sendStreamEnd(int streamId, StatusCode code, String message, String exceptionClass) {
+    public StreamOutput streamOutput(int streamId, ServerMethod method) {
       throw new AssertionError("the fuzzed services have no stream");
     }
 
