@@ -78,7 +78,9 @@ final class StreamCall extends PendingCall implements Flow.Subscription {
     super(method, invocation, 1, null);
     this.subscriber = subscriber;
     this.hasDeadline = invocation.inherited() || method.timeoutMillis() > 0;
-    this.window = new CreditWindow(method.maxStreamWindow(), method.maxStreamBufferedBytes());
+    this.window =
+        new CreditWindow(
+            method.maxStreamWindow(), method.maxStreamBufferedBytes(), method.sizeHints());
     this.upload = model().hasStreamArgument() ? Upload.attach(this) : null;
   }
 

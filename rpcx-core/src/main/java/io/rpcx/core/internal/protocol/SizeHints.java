@@ -13,6 +13,7 @@ public final class SizeHints {
   private volatile int request = 256;
   private volatile int reply = 256;
   private volatile int replyValue;
+  private volatile int streamMessage;
   private final int[] arguments;
 
   /** Hints for a method of {@code parameterCount} parameters. */
@@ -29,6 +30,18 @@ public final class SizeHints {
   public void request(int size) {
     if (size != request) {
       request = size;
+    }
+  }
+
+  /** The size of the last stream message received for this method, 0 before the first. */
+  public int streamMessage() {
+    return streamMessage;
+  }
+
+  /** Records the size of a stream message received. */
+  public void streamMessage(int size) {
+    if (size != streamMessage) {
+      streamMessage = size;
     }
   }
 

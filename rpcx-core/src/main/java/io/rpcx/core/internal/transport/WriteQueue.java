@@ -50,12 +50,15 @@ public final class WriteQueue {
     try {
       channel.eventLoop().execute(drain);
     } catch (RejectedExecutionException e) {
-      // The event loop has shut down: nothing queued will ever be written.
-      QueuedWrite write;
-      while ((write = queue.poll()) != null) {
-        write.abort(e);
-      }
-      scheduled.set(false);
+      // The event loop has shut down: nothing queued will ever be written. A write queued while
+      // this aborts the others saw the flag set and left it here: abort until none is left.
+      do {
+        QueuedWrite write;
+        while ((write = queue.poll()) != null) {
+          write.abort(e);
+        }
+        scheduled.set(false);
+      } while (!queue.isEmpty() && scheduled.compareAndSet(false, true));
     }
   }
 

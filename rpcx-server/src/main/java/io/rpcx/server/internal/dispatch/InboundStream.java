@@ -115,7 +115,7 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
     this.method = method;
     this.streamId = streamId;
     this.executor = executor;
-    this.window = new CreditWindow(window, maxBufferedBytes);
+    this.window = new CreditWindow(window, maxBufferedBytes, method.sizeHints());
     this.maxDepth = maxDepth;
     this.codec = method.model().streamElementCodec();
   }

@@ -88,7 +88,9 @@ final class StreamOutbound implements StreamOutput {
     synchronized (this) {
       batch = open;
       if (batch != null && batch.buffer.maxWritableBytes() >= size) {
-        Frames.write(batch.buffer, FrameType.STREAM_MESSAGE, staged); // grows it as needed
+        // Grown first, if at all: a growth that fails (direct memory is out) leaves no half frame.
+        batch.buffer.ensureWritable(size);
+        Frames.write(batch.buffer, FrameType.STREAM_MESSAGE, staged);
         return true;
       }
       // Sized for a few such messages, it grows up to the batch capacity as more come: a stream
@@ -97,7 +99,8 @@ final class StreamOutbound implements StreamOutput {
           sender
               .alloc()
               .directBuffer(
-                  (int) Math.min(BATCH_CAPACITY, 8L * size), Math.max(BATCH_CAPACITY, size));
+                  (int) Math.max(size, Math.min(BATCH_CAPACITY, 8L * size)),
+                  Math.max(BATCH_CAPACITY, size));
       Frames.write(buffer, FrameType.STREAM_MESSAGE, staged);
       batch = new Batch(buffer, model);
       open = batch;
