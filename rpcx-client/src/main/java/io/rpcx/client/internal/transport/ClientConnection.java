@@ -25,11 +25,11 @@ import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.QueuedWrite;
+import io.rpcx.core.internal.transport.ReadArrivals;
 import io.rpcx.core.internal.transport.SchemaAnnouncements;
 import io.rpcx.core.internal.transport.WriteQueue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -63,11 +63,8 @@ final class ClientConnection implements CallOwner {
   private final AtomicInteger ids = new AtomicInteger();
   /** Calls written and not yet answered, by request id; event loop only. */
   private final PendingCalls pending = new PendingCalls();
-  /**
-   * The streams that received messages in the current read, handed on at its end ({@link
-   * #onReadComplete}), each once. Event loop only.
-   */
-  private final List<OutboundCall> arrivals = new ArrayList<>();
+  /** The streams that received messages in the current read; event loop only. */
+  private final ReadArrivals arrivals = new ReadArrivals();
   private final SchemaAnnouncements announcements = new SchemaAnnouncements();
   private final PeerSchemas peerSchemas = new PeerSchemas();
   private volatile Channel channel;
@@ -424,16 +421,7 @@ final class ClientConnection implements CallOwner {
    * hands them on, once.
    */
   void onReadComplete() {
-    int count = arrivals.size();
-    if (count == 0) {
-      return;
-    }
-    for (int i = 0; i < count; i++) {
-      OutboundCall outbound = arrivals.get(i);
-      outbound.arrivalsPending = false;
-      outbound.call.streamMessagesArrived();
-    }
-    arrivals.clear();
+    arrivals.readComplete();
   }
 
   /**
@@ -507,10 +495,7 @@ final class ClientConnection implements CallOwner {
       return;
     }
     if (outbound.call.streamMessage(envelope, payload)) {
-      if (!outbound.arrivalsPending) {
-        outbound.arrivalsPending = true;
-        arrivals.add(outbound);
-      }
+      arrivals.add(outbound);
     } else {
       // The server streams what this client calls for one reply: the two sides disagree on the
       // method (its interface changed on one of them). That call fails and the server is told to

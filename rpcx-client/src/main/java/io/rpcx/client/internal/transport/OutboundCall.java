@@ -6,6 +6,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.core.internal.transport.QueuedWrite;
+import io.rpcx.core.internal.transport.ReadArrivals;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,12 +14,10 @@ import java.util.concurrent.TimeUnit;
  * connection's {@link PendingCalls} until it ends. An asynchronous call's deadline is a task on
  * the event loop ({@link #run}), cancelled when the call ends otherwise.
  */
-final class OutboundCall implements QueuedWrite, Runnable {
+final class OutboundCall extends ReadArrivals.Receiver implements QueuedWrite, Runnable {
   final PendingCall call;
   final ByteBuf frame;
   private final ClientConnection connection;
-  /** Messages arrived for it in the current read and are not handed on yet; event loop only. */
-  boolean arrivalsPending;
   /** The scheduled timeout, or {@code null}; set before the call is queued, or on the loop. */
   private ScheduledFuture<?> deadline;
 
@@ -51,6 +50,12 @@ final class OutboundCall implements QueuedWrite, Runnable {
   @Override
   public void run() {
     connection.expired(this);
+  }
+
+  /** Stream messages came for its call in the read just completed. */
+  @Override
+  protected void messagesArrived() {
+    call.streamMessagesArrived();
   }
 
   @Override

@@ -37,11 +37,6 @@ public final class CreditWindow {
     this.hints = hints;
   }
 
-  /** The most messages granted and not yet delivered. */
-  public int window() {
-    return window;
-  }
-
   /** Records a message of {@code size} bytes received; from the receiving thread only. */
   public void received(int size) {
     if (size > largestMessage) {

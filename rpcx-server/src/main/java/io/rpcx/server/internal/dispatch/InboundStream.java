@@ -15,6 +15,7 @@ import io.rpcx.core.internal.codec.Values;
 import io.rpcx.core.internal.protocol.CreditWindow;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
+import io.rpcx.core.internal.transport.ReadArrivals;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -56,7 +57,8 @@ import org.slf4j.LoggerFactory;
  * control; for a bidirectional stream it ends the outbound {@link ServerStream} instead. Registered
  * with its connection from dispatch to the end of the call. Thread-safe.
  */
-public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscription {
+public final class InboundStream extends ReadArrivals.Receiver
+    implements Flow.Publisher<Object>, Flow.Subscription {
   private static final Logger logger = LoggerFactory.getLogger(InboundStream.class);
   private static final Object COMPLETE = new Object();
 
@@ -93,8 +95,6 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
   private volatile long granted;
   /** Messages received; written by the event loop only. */
   private volatile long received;
-  /** Messages kept in the current read and not handed on yet; event loop only. */
-  private boolean arrivalsPending;
   /** The client sent STREAM_END; event loop only. */
   private boolean clientEnded;
   private volatile Future<?> deadline;
@@ -175,8 +175,7 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
 
   /**
    * One element from the client; this stream then owns {@code payload}. It is handed on with the
-   * others of the same read by {@link #messagesArrived}: returns true when that is now due (the
-   * first message of this read that was kept), false otherwise.
+   * others of the same read by {@link #messagesArrived}: returns whether it was kept.
    */
   public boolean message(ReplyEnvelope envelope, Payload payload) {
     if (clientEnded || terminal != null) {
@@ -204,10 +203,6 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
     window.received(size);
     bufferedBytes.addAndGet(size);
     messages.add(new Message(envelope, payload, size));
-    if (arrivalsPending) {
-      return false;
-    }
-    arrivalsPending = true;
     return true;
   }
 
@@ -215,8 +210,8 @@ public final class InboundStream implements Flow.Publisher<Object>, Flow.Subscri
    * The messages of one read are all in (event loop): hands them on, once per read rather than once
    * per message.
    */
-  public void messagesArrived() {
-    arrivalsPending = false;
+  @Override
+  protected void messagesArrived() {
     signal();
   }
 

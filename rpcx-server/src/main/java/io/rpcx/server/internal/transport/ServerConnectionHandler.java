@@ -23,6 +23,7 @@ import io.rpcx.core.internal.transport.FrameTooLargeException;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.PrefaceHandler;
+import io.rpcx.core.internal.transport.ReadArrivals;
 import io.rpcx.core.internal.transport.TlsFailures;
 import io.rpcx.server.internal.dispatch.InboundStream;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
@@ -31,8 +32,6 @@ import io.rpcx.server.internal.dispatch.ServerMethod;
 import io.rpcx.server.internal.dispatch.ServerStream;
 import io.rpcx.server.internal.dispatch.StreamOutput;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
@@ -75,8 +74,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private final Map<Integer, ServerStream> streams = new ConcurrentHashMap<>();
   /** The stream arguments open on this connection, by id: from dispatch to the end of their calls. */
   private final Map<Integer, InboundStream> inbound = new ConcurrentHashMap<>();
-  /** The stream arguments that received messages in the current read, each once; event loop only. */
-  private final List<InboundStream> arrivals = new ArrayList<>();
+  /** The stream arguments that received messages in the current read; event loop only. */
+  private final ReadArrivals arrivals = new ReadArrivals();
 
   ServerConnectionHandler(
       ServerTransport transport,
@@ -135,13 +134,13 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
-    messagesArrived();
+    arrivals.readComplete();
     ctx.fireChannelReadComplete();
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-    messagesArrived(); // those of a read cut short first
+    arrivals.readComplete(); // those of a read cut short first
     transport.connectionClosed(this);
     for (ServerStream stream : streams.values()) {
       stream.connectionLost();
@@ -273,17 +272,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     }
   }
 
-  /** After the frames of one read: each stream argument that received messages hands them on. */
-  private void messagesArrived() {
-    int count = arrivals.size();
-    if (count == 0) {
-      return;
-    }
-    for (int i = 0; i < count; i++) {
-      arrivals.get(i).messagesArrived();
-    }
-    arrivals.clear();
-  }
+
 
   /** The end of a call's stream argument; dropped if that stream is not open. */
   private void onStreamEnd(ByteBuf frame) {
