@@ -45,9 +45,10 @@ import org.slf4j.LoggerFactory;
  * message naming the class and method.
  *
  * <p>Implementation code runs on the server's executor, never on a network thread, unless {@link
- * Builder#directExecutor()} asks for it: by default a pool of worker threads, or a virtual thread
- * per call with {@link Builder#virtualThreads()} (Java 21+). It must be thread-safe: calls arrive
- * concurrently.
+ * Builder#directExecutor()} asks for it: by default, on Java 24 and later, a virtual thread per
+ * call ({@link Builder#virtualThreads()}), and before Java 24 a pool of worker threads ({@link
+ * Builder#workerPool()}); either can be chosen by name (virtual threads from Java 21). It must be
+ * thread-safe: calls arrive concurrently.
  *
  * <p>Lifecycle: {@link #start()} once; {@link #stop()} stops accepting connections, tells connected
  * clients to go away, lets calls in flight finish within the grace period, then closes everything.
@@ -351,7 +352,9 @@ public final class RpcxServer implements AutoCloseable {
 
     /**
      * Calls one connection may have in flight; one more is refused at once with
-     * RESOURCE_EXHAUSTED, never queued. Default 10,000.
+     * RESOURCE_EXHAUSTED, never queued. A call is in flight from its request's arrival until its
+     * reply (or a stream's end) is sent: a client that starts its next call as soon as it reads a
+     * reply is never refused for the call that reply ended. Default 10,000.
      */
     public Builder maxConcurrentCallsPerConnection(int maxCalls) {
       config.connection().maxConcurrentCallsPerConnection(maxCalls);
@@ -573,8 +576,16 @@ public final class RpcxServer implements AutoCloseable {
      * threads and queue. {@link #maxConcurrentCallsPerConnection(int)} holds as with any executor,
      * and {@link RpcxServer#stop()} waits for the calls' threads as for the pool's.
      *
+     * <p>The default on Java 24 and later, where a virtual thread blocking inside {@code
+     * synchronized} no longer pins its carrier (JEP 491), for a server not told where to run calls
+     * (no {@link #executor(Executor)}, {@link #directExecutor()}, {@link #workerPool()}, {@link
+     * #workerThreads(int)} or {@link #maxQueuedCalls(int)}): measured faster than the pool there
+     * (docs/BENCHMARKS.md, "Virtual threads"). On Java 21 to 23 call it to opt in, knowing that
+     * implementation code blocking while it holds a monitor pins a carrier thread for as long.
+     *
      * <p>Cannot be combined with {@link #executor(Executor)}, {@link #directExecutor()}, {@link
-     * #workerThreads(int)} or {@link #maxQueuedCalls(int)}: {@link #build()} fails naming both.
+     * #workerPool()}, {@link #workerThreads(int)} or {@link #maxQueuedCalls(int)}: {@link #build()}
+     * fails naming both.
      * Virtual threads are reached through method handles, so RPCX itself stays Java 17 bytecode.
      *
      * @throws UnsupportedOperationException before Java 21: "virtualThreads() needs Java 21 or
@@ -614,8 +625,20 @@ public final class RpcxServer implements AutoCloseable {
     }
 
     /**
-     * Threads of the default executor; default 200. Cannot be combined with {@link
-     * #virtualThreads()}.
+     * Runs implementations on the server's own pool of platform threads ({@link
+     * #workerThreads(int)}, {@link #maxQueuedCalls(int)}): the default before Java 24, chosen here
+     * by name on any Java. Setting the pool's sizes chooses it too. Cannot be combined with {@link
+     * #virtualThreads()}; {@link #executor(Executor)} or {@link #directExecutor()}, if also set,
+     * win (as they do over the pool's sizes).
+     */
+    public Builder workerPool() {
+      config.workerPool();
+      return this;
+    }
+
+    /**
+     * Threads of the worker pool; default 200. Choosing the pool's size chooses the pool ({@link
+     * #workerPool()}) on Java 24 and later too. Cannot be combined with {@link #virtualThreads()}.
      */
     public Builder workerThreads(int workerThreads) {
       config.workerThreads(workerThreads);
@@ -623,9 +646,9 @@ public final class RpcxServer implements AutoCloseable {
     }
 
     /**
-     * Calls the default executor queues when all its threads are busy; beyond that, calls are
-     * rejected with RESOURCE_EXHAUSTED. Default 10,000. Cannot be combined with {@link
-     * #virtualThreads()}.
+     * Calls the worker pool queues when all its threads are busy; beyond that, calls are rejected
+     * with RESOURCE_EXHAUSTED. Default 10,000. Chooses the pool ({@link #workerPool()}) on Java 24
+     * and later too. Cannot be combined with {@link #virtualThreads()}.
      */
     public Builder maxQueuedCalls(int maxQueuedCalls) {
       config.maxQueuedCalls(maxQueuedCalls);

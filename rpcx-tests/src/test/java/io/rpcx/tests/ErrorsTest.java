@@ -177,8 +177,11 @@ class ErrorsTest {
 
   @Test
   void implementationsRunOnTheServerExecutorNotOnANetworkThread() {
-    assertTrue(
-        rpcx.create(ControlledService.class).threadName().startsWith("rpcx-server-worker-"));
+    String thread = rpcx.create(ControlledService.class).threadName();
+    // The worker pool before Java 24, a virtual thread per call from Java 24 on.
+    String expected =
+        Runtime.version().feature() >= 24 ? "rpcx-server-virtual-" : "rpcx-server-worker-";
+    assertTrue(thread.startsWith(expected), thread);
   }
 
   @Test

@@ -55,6 +55,8 @@ public final class CostServer {
             .service(service);
     if (direct) {
       builder.directExecutor();
+    } else {
+      builder.workerPool(); // the worker pool on every Java, as its reports say
     }
     RpcxServer server = builder.build().start();
     out.println(PREFIX + "port " + server.port());

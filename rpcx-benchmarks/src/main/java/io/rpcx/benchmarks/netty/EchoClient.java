@@ -110,10 +110,15 @@ final class EchoClient implements AutoCloseable {
     }
   }
 
-  /** Sends {@code text} as UTF-8 and returns the echoed text. */
+  /**
+   * Sends {@code text} as UTF-8 and returns the echoed text. Encoded by the JDK ({@code getBytes},
+   * vectorized for Latin-1 text) and copied in once, which for a 1 MiB string is far cheaper than
+   * Netty's character-by-character {@code utf8Bytes} + {@code writeUtf8}; decoded by the JDK too.
+   */
   String echo(String text) {
-    ByteBuf request = newRequest(ByteBufUtil.utf8Bytes(text));
-    ByteBufUtil.writeUtf8(request, text);
+    byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+    ByteBuf request = newRequest(utf8.length);
+    request.writeBytes(utf8);
     return new String(call(request), StandardCharsets.UTF_8);
   }
 

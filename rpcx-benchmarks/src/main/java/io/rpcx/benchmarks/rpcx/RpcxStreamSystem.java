@@ -62,6 +62,8 @@ public final class RpcxStreamSystem implements StreamSystem {
         RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(new StreamServiceImpl());
     if (direct) {
       builder.directExecutor();
+    } else {
+      builder.workerPool(); // as RpcxSystem's rpcx: the pool on every Java
     }
     RpcxServer server = builder.build().start();
     return new BenchmarkServer() {

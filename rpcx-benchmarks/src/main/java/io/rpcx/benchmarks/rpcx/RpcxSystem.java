@@ -25,7 +25,8 @@ import java.util.Locale;
  * with a 60 s call timeout like the other adapters and RPCX's defaults for everything else (Netty
  * transport, protobuf envelope, its own POJO codec).
  *
- * <p>Three variants: {@code rpcx} with the default worker pool; {@code rpcx-direct}, whose server
+ * <p>Three variants: {@code rpcx} with the worker pool ({@link RpcxServer.Builder#workerPool()},
+ * the default before Java 24, named so that it is the pool on every Java); {@code rpcx-direct}, whose server
  * runs implementation code on the event loop ({@link RpcxServer.Builder#directExecutor()}), as the
  * raw Netty echo does and as a user may choose for code that never blocks (the difference between
  * the two is the cost of handing each call to a worker thread and its reply back); and {@code
@@ -40,7 +41,7 @@ import java.util.Locale;
 public final class RpcxSystem implements BenchmarkSystem {
   /** Where the server runs implementation code. */
   private enum Dispatch {
-    POOL("rpcx", "default settings"),
+    POOL("rpcx", "default settings, calls on the worker pool (workerPool)"),
     DIRECT("rpcx-direct", "implementation on the event loop (directExecutor)"),
     VIRTUAL("rpcx-virtual", "a virtual thread per call on the server (virtualThreads)");
 
@@ -113,7 +114,9 @@ public final class RpcxSystem implements BenchmarkSystem {
   public BenchmarkServer startServer() throws Exception {
     RpcxServer.Builder builder =
         RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(new BenchServiceImpl());
-    if (dispatch == Dispatch.DIRECT) {
+    if (dispatch == Dispatch.POOL) {
+      builder.workerPool(); // the default before Java 24; virtual threads are from 24 on
+    } else if (dispatch == Dispatch.DIRECT) {
       builder.directExecutor();
     } else if (dispatch == Dispatch.VIRTUAL) {
       builder.virtualThreads();

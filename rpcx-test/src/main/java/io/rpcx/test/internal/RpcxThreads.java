@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * threads. A server or client left open keeps some alive, so threads that outlive a test point at
  * what it did not close.
  *
- * <p>Virtual threads ({@code rpcx-server-virtual-n}, with {@code virtualThreads()}) are not listed:
+ * <p>Virtual threads ({@code rpcx-server-virtual-n}: the default from Java 24, or {@code
+ * virtualThreads()}) are not listed:
  * {@code Thread.getAllStackTraces()} holds platform threads only. A server's virtual threads end
  * with its stop, which waits for them; a server left open still shows in its network threads.
  */

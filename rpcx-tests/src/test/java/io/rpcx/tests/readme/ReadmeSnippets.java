@@ -113,6 +113,14 @@ final class ReadmeSnippets {
     return server;
   }
 
+  static RpcxServer workerPool() {
+    RpcxServer pooled = RpcxServer.builder()
+        .service(new OrderServiceImpl())
+        .workerPool()                      // any Java: 200 platform threads, 10,000 calls queued
+        .build();
+    return pooled;
+  }
+
   // "Seeing every call"
 
   static RpcxClient observed(

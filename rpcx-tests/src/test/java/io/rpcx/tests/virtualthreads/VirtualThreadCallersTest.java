@@ -36,7 +36,7 @@ class VirtualThreadCallersTest {
 
   @Test
   void blockingCallsFromAThousandVirtualThreadsNeverPinACarrier() throws Exception {
-    assertEquals(List.of(), pinsOnceWarm(server -> server), "carriers pinned");
+    assertEquals(List.of(), pinsOnceWarm(RpcxServer.Builder::workerPool), "carriers pinned");
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.rpcx.core.discovery.ServiceRegistrar;
 import io.rpcx.core.internal.config.Checks;
 import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.config.TypeScan;
+import io.rpcx.core.internal.runtime.VirtualThreads;
 import io.rpcx.server.ExceptionLogging;
 import io.rpcx.server.RefusalListener;
 import io.rpcx.server.ServerInterceptor;
@@ -39,6 +40,14 @@ public final class ServerConfig {
    */
   public static final int DEFAULT_VIRTUAL_THREAD_CALLS =
       DEFAULT_WORKER_THREADS + DEFAULT_MAX_QUEUED_CALLS;
+  /**
+   * The Java release from which a server not told where to run calls runs each on a virtual thread
+   * of its own: 24, where a virtual thread blocking inside {@code synchronized} no longer pins its
+   * carrier (JEP 491). On 21 to 23 implementation code that blocks while holding a monitor (many
+   * JDBC drivers do) would hold one of the few carrier threads, so there the worker pool stays
+   * the default and {@code virtualThreads()} opts in.
+   */
+  public static final int VIRTUAL_THREADS_BY_DEFAULT_FROM = 24;
 
   private final ConnectionSettings connection;
   private final String bindAddress;
@@ -80,7 +89,7 @@ public final class ServerConfig {
     this.reflection = builder.reflection;
     this.workerThreads = builder.workerThreads;
     this.maxQueuedCalls = builder.maxQueuedCalls;
-    this.virtualThreadCalls = builder.virtualThreadCalls;
+    this.virtualThreadCalls = builder.virtualThreadCallsToUse();
     this.maxMetadataBytes = builder.maxMetadataBytes;
     this.shutdownGracePeriod = builder.shutdownGracePeriod;
     this.prefaceTimeout = builder.prefaceTimeout;
@@ -160,6 +169,14 @@ public final class ServerConfig {
     return maxQueuedCalls;
   }
 
+  /**
+   * Whether a server on Java {@code javaRelease} that was not told where to run calls runs each on
+   * a virtual thread of its own: from {@link #VIRTUAL_THREADS_BY_DEFAULT_FROM} on.
+   */
+  public static boolean virtualThreadsByDefault(int javaRelease) {
+    return javaRelease >= VIRTUAL_THREADS_BY_DEFAULT_FROM;
+  }
+
   /** Whether each call runs on a virtual thread of its own. */
   public boolean virtualThreads() {
     return virtualThreadCalls > 0;
@@ -229,6 +246,8 @@ public final class ServerConfig {
     private String executorChoice;
     /** How the user sized the worker pool ({@code "workerThreads(50)"}), for errors, or null. */
     private String poolSetting;
+    /** {@code "workerPool()"} if the user chose the worker pool by name, for errors, or null. */
+    private String poolChoice;
     private int maxMetadataBytes = 8 * 1024;
     private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
     private Duration prefaceTimeout = Duration.ofSeconds(10);
@@ -369,6 +388,11 @@ public final class ServerConfig {
       this.reflection = reflection;
     }
 
+    /** Runs calls on the server's own pool of platform threads, whatever the Java release. */
+    public void workerPool() {
+      this.poolChoice = "workerPool()";
+    }
+
     public void workerThreads(int workerThreads) {
       this.workerThreads = Checks.atLeast(workerThreads, 1, "workerThreads");
       this.poolSetting = "workerThreads(" + workerThreads + ")";
@@ -405,16 +429,34 @@ public final class ServerConfig {
       return built;
     }
 
+    /**
+     * The calls that may run on virtual threads at once: as the user chose, else {@link
+     * #DEFAULT_VIRTUAL_THREAD_CALLS} when nothing chose where calls run and this JVM runs them on
+     * virtual threads by default ({@link #virtualThreadsByDefault(int)}), else 0 (the pool).
+     */
+    private int virtualThreadCallsToUse() {
+      if (virtualThreadCalls > 0) {
+        return virtualThreadCalls;
+      }
+      boolean unchosen = executorChoice == null && poolSetting == null && poolChoice == null;
+      return unchosen
+              && VirtualThreads.supported()
+              && virtualThreadsByDefault(Runtime.version().feature())
+          ? DEFAULT_VIRTUAL_THREAD_CALLS
+          : 0;
+    }
+
     /** Virtual threads exclude every other choice of where calls run and the pool's sizes. */
     private void checkVirtualThreadsAlone() {
       String chosen =
           virtualThreadCalls == DEFAULT_VIRTUAL_THREAD_CALLS
               ? "virtualThreads()"
               : "virtualThreads(" + virtualThreadCalls + ")";
-      if (executorChoice != null) {
+      String other = executorChoice != null ? executorChoice : poolChoice;
+      if (other != null) {
         throw new IllegalArgumentException(
-            chosen + " and " + executorChoice + " cannot be combined: each chooses where calls"
-                + " run; keep one");
+            chosen + " and " + other + " cannot be combined: each chooses where calls run; keep"
+                + " one");
       }
       if (poolSetting != null) {
         throw new IllegalArgumentException(

@@ -48,6 +48,11 @@ final class ServerCall implements Runnable, CallInfo {
   private final InboundStream inbound;
   /** The call's end was claimed: its reply (or nothing) is sent once. */
   private final AtomicBoolean completed = new AtomicBoolean();
+  /**
+   * The call's place under the connection's limit was given back ({@link #answered()}): by the
+   * thread that ends the call, or by the one that ends its stream for a failure of RPCX's own.
+   */
+  private final AtomicBoolean answered = new AtomicBoolean();
   private Payload payload;
   /** The call's context, current while its interceptors and implementation run. */
   private RpcxContext context;
@@ -75,6 +80,9 @@ final class ServerCall implements Runnable, CallInfo {
     this.replyFaults = server.replyFaults;
     this.exceptionLog = server.exceptionLog;
     this.dispatcher = server;
+    if (stream != null) {
+      stream.beforeFailureEnd(this::answered);
+    }
   }
 
   @Override
@@ -254,6 +262,7 @@ final class ServerCall implements Runnable, CallInfo {
   void reject(StatusCode code, String message) {
     releasePayload();
     dispatcher.refused(connection, envelope, true, code, message);
+    answered();
     connection.sendError(envelope.requestId(), code, message, "");
     finished();
   }
@@ -272,6 +281,7 @@ final class ServerCall implements Runnable, CallInfo {
     }
     try {
       ReplyFault.Action fault = replyFaults.length == 0 ? ReplyFault.Action.SEND : replyFault();
+      answered();
       if (fault == ReplyFault.Action.DROP) {
         logger.debug("Reply to {} dropped by a fault injected for a test", method.model().displayName());
       } else if (fault == ReplyFault.Action.RESET) {
@@ -317,6 +327,16 @@ final class ServerCall implements Runnable, CallInfo {
     finished(null);
   }
 
+  /**
+   * Gives the call's place under the connection's limit back, once, just before its last frame is
+   * queued: the client may read that frame and start its next call before this thread runs on.
+   */
+  private void answered() {
+    if (answered.compareAndSet(false, true)) {
+      connection.callAnswered();
+    }
+  }
+
   /** The call is over, with {@code failure} (or null): counts it and lets go of its streams. */
   private void finished(Throwable failure) {
     if (stream != null) {
@@ -327,6 +347,7 @@ final class ServerCall implements Runnable, CallInfo {
       connection.inboundEnded(inbound);
       inbound.callEnded(failure == null ? null : unwrap(failure));
     }
+    answered();
     connection.callFinished();
     tracker.finished();
   }

@@ -65,7 +65,15 @@ public interface ServerConnection {
   /** Counts a call in flight on this connection; false if that would pass the limit. */
   boolean tryStartCall();
 
-  /** A call counted by {@link #tryStartCall()} has been answered (or dropped). */
+  /**
+   * A call counted by {@link #tryStartCall()} is about to queue its last frame (or will send
+   * none): it no longer counts against {@link #maxConcurrentCalls()}, so that a client starting
+   * its next call as soon as it reads the reply is not refused. Called once per call, before
+   * {@link #callFinished()}.
+   */
+  void callAnswered();
+
+  /** A call counted by {@link #tryStartCall()} has queued its last frame (or was dropped). */
   void callFinished();
 
   /** The limit {@link #tryStartCall()} enforces. */

@@ -60,6 +60,8 @@ public final class ServerStream implements Flow.Subscriber<Object> {
    * which also orders each message before the end.
    */
   private boolean endWritten;
+  /** Run before RPCX's own failure end is sent (set by the call, once, before the stream starts). */
+  private volatile Runnable beforeFailureEnd = () -> {};
 
   /** A stream of {@code method} for request {@code streamId}, with the request's initial credit. */
   ServerStream(
@@ -288,6 +290,14 @@ public final class ServerStream implements Flow.Subscriber<Object> {
   }
 
   /**
+   * Runs just before RPCX ends the stream with a failure of its own ({@link #fail}): the call
+   * gives its place under the connection's limit back before the client can read the end.
+   */
+  void beforeFailureEnd(Runnable hook) {
+    this.beforeFailureEnd = hook;
+  }
+
+  /**
    * Ends the stream because of RPCX, not the publisher: cancels the publisher, sends {@code
    * STREAM_END} with {@code failure} if {@code sendEnd} (else nothing more: the client is gone),
    * and ends the call with it.
@@ -302,6 +312,7 @@ public final class ServerStream implements Flow.Subscriber<Object> {
       if (!endWritten) {
         endWritten = true;
         if (sendEnd) {
+          beforeFailureEnd.run();
           output.end(code, String.valueOf(failure.getMessage()), "");
         }
       }

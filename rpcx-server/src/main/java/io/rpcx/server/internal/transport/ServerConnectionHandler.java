@@ -408,6 +408,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   }
 
   @Override
+  public void callAnswered() {
+    callsInFlight.answered();
+  }
+
+  @Override
   public void callFinished() {
     if (callsInFlight.finish() && clientGoingAway) {
       replies.closeOnceWritten();

@@ -1,19 +1,13 @@
 package io.rpcx.server.internal.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.core.StatusCode;
-import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
-import io.rpcx.core.internal.codec.CodecException;
-import io.rpcx.core.internal.codec.PeerSchemas;
-import io.rpcx.core.internal.model.ServiceModels;
-import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import io.rpcx.core.internal.protocol.Payload;
-import io.rpcx.core.internal.protocol.ReplyWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,114 +57,7 @@ class DispatchFuzzTest {
   }
 
   private static final RequestDispatcher DISPATCHER =
-      new RequestDispatcher(
-          PublishedServices.of(
-              List.of(ServiceModels.forServer(ShapesImpl.class, StandardCodecs.registry())),
-              List.of(new ShapesImpl())),
-          null,
-          new CallTracker(),
-          1024,
-          16,
-          List.of(),
-          new ExceptionLog(null, false, null, false),
-          List.of());
-
-  /** Records what the dispatcher did with one request. */
-  private static final class RecordingConnection implements ServerConnection {
-    final AtomicInteger outcomes = new AtomicInteger();
-
-    @Override
-    public void sendValue(int requestId, ServerMethod method, Object value) throws CodecException {
-      // Encoding the result must work: it went through the same codecs on the way in.
-      try {
-        ReplyWriter.writeValue(
-            new ByteArrayProtoWriter(), requestId, method.model().resultCodec(), value, 0);
-      } catch (java.io.IOException e) {
-        throw new AssertionError("a decoded value could not be encoded again", e);
-      }
-      outcomes.incrementAndGet();
-    }
-
-    @Override
-    public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
-      assertTrue(code != StatusCode.OK && code != StatusCode.REMOTE_FAILURE, code + ": " + message);
-      outcomes.incrementAndGet();
-    }
-
-    @Override
-    public StreamOutput streamOutput(int streamId, ServerMethod method) {
-      throw new AssertionError("the fuzzed services have no stream");
-    }
-
-    @Override
-    public void streamOpened(ServerStream stream) {
-      throw new AssertionError("the fuzzed services have no stream");
-    }
-
-    @Override
-    public void streamEnded(ServerStream stream) {}
-
-    @Override
-    public boolean isStreamOpen(int streamId) {
-      throw new AssertionError("the fuzzed services have no stream");
-    }
-
-    @Override
-    public void sendStreamCredit(int streamId, int messages) {
-      throw new AssertionError("the fuzzed services have no stream");
-    }
-
-    @Override
-    public void inboundOpened(InboundStream stream) {
-      throw new AssertionError("the fuzzed services have no stream");
-    }
-
-    @Override
-    public void inboundEnded(InboundStream stream) {}
-
-    @Override
-    public java.util.concurrent.Future<?> schedule(Runnable task, long delayNanos) {
-      throw new AssertionError("the fuzzed services have no stream");
-    }
-
-    @Override
-    public PeerSchemas peerSchemas() {
-      return null;
-    }
-
-    @Override
-    public String drainReason() {
-      return null;
-    }
-
-    @Override
-    public boolean tryStartCall() {
-      return true;
-    }
-
-    @Override
-    public void callFinished() {}
-
-    @Override
-    public int maxConcurrentCalls() {
-      return Integer.MAX_VALUE;
-    }
-
-    @Override
-    public void reset() {
-      outcomes.incrementAndGet();
-    }
-
-    @Override
-    public String remoteAddress() {
-      return "fuzzer";
-    }
-
-    @Override
-    public void closeForProtocolError(StatusCode code, String problem) {
-      outcomes.incrementAndGet();
-    }
-  }
+      TestDispatchers.serving(new ShapesImpl(), null);
 
   @FuzzTest(maxDuration = "10m")
   void everyRequestGetsExactlyOneOutcome(byte[] request) {
@@ -206,6 +93,11 @@ class DispatchFuzzTest {
           }
         });
     assertEquals(1, connection.outcomes.get(), "outcomes");
+    // An error the peer's bytes cause is never reported as the implementation's failure.
+    assertFalse(connection.events.contains("error " + StatusCode.OK), connection.events::toString);
+    assertFalse(
+        connection.events.contains("error " + StatusCode.REMOTE_FAILURE),
+        connection.events::toString);
     assertEquals(1, releases.get(), "releases of the payload");
   }
 }

@@ -15,8 +15,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * With {@code spring.threads.virtual.enabled} on Java 21 or later, services run on virtual threads
- * (CI runs this class on the newest JDK of its machine too); without it, on the server's worker
- * pool, whose settings are refused with virtual threads.
+ * (CI runs this class on the newest JDK of its machine too), and the worker pool's settings are
+ * refused; without it, where RPCX runs them by default (virtual threads from Java 24, the pool
+ * before), and the pool's settings keep the pool on any Java.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class VirtualThreadsTest {
@@ -49,11 +50,22 @@ class VirtualThreadsTest {
   }
 
   @Test
-  void servicesRunOnTheWorkerPoolOtherwise() {
+  void otherwiseServicesRunWhereRpcxRunsThemByDefault() {
     try (ConfigurableApplicationContext server = Apps.server();
         ConfigurableApplicationContext client = Apps.client(Apps.port(server))) {
       String thread = client.getBean(Greeter.class).servingThread();
-      assertTrue(thread.endsWith("(platform)"), thread);
+      // A virtual thread per call from Java 24, the worker pool before.
+      String expected = Runtime.version().feature() >= 24 ? "(virtual)" : "(platform)";
+      assertTrue(thread.endsWith(expected), thread);
+    }
+  }
+
+  @Test
+  void theWorkerPoolsSettingsKeepThePoolOnAnyJava() {
+    try (ConfigurableApplicationContext server = Apps.server("rpcx.server.worker-threads=50");
+        ConfigurableApplicationContext client = Apps.client(Apps.port(server))) {
+      String thread = client.getBean(Greeter.class).servingThread();
+      assertTrue(thread.startsWith("rpcx-server-worker-") && thread.endsWith("(platform)"), thread);
     }
   }
 }
