@@ -62,7 +62,7 @@ for phase in $phases; do
       # Every fork gets RpcBenchmark's -Xms4g -Xmx4g -XX:+AlwaysPreTouch (no -jvmArgsAppend here,
       # which would replace them).
       jmh baselines-echo16-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
-        -p system=netty,netty-flush-per-call,rpcx,rpcx-direct,grpc,grpc-native \
+        -p system=netty,netty-flush-per-call,rpcx,rpcx-direct,grpc,grpc-native,dubbo,feign \
         -f 3 -wi 3 -w 3s -i 5 -r 3s
       jmh baselines-latency-1t 'LatencyBenchmark.threads001' -p workload=echo16 \
         -p system=netty,netty-flush-per-call,rpcx,grpc,grpc-native -f 3 -wi 3 -w 3s -i 5 -r 3s
