@@ -20,6 +20,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,11 +49,15 @@ final class ServerCall implements Runnable, CallInfo {
   private final InboundStream inbound;
   /** The call's end was claimed: its reply (or nothing) is sent once. */
   private final AtomicBoolean completed = new AtomicBoolean();
+  /** Claims {@link #answered}: a field, not an object per call. */
+  private static final AtomicIntegerFieldUpdater<ServerCall> ANSWERED =
+      AtomicIntegerFieldUpdater.newUpdater(ServerCall.class, "answered");
+
   /**
-   * The call's place under the connection's limit was given back ({@link #answered()}): by the
-   * thread that ends the call, or by the one that ends its stream for a failure of RPCX's own.
+   * 1 once the call's place under the connection's limit was given back ({@link #answered()}): by
+   * the thread that ends the call, or by the one that ends its stream for a failure of RPCX's own.
    */
-  private final AtomicBoolean answered = new AtomicBoolean();
+  private volatile int answered;
   private Payload payload;
   /** The call's context, current while its interceptors and implementation run. */
   private RpcxContext context;
@@ -332,7 +337,7 @@ final class ServerCall implements Runnable, CallInfo {
    * queued: the client may read that frame and start its next call before this thread runs on.
    */
   private void answered() {
-    if (answered.compareAndSet(false, true)) {
+    if (ANSWERED.compareAndSet(this, 0, 1)) {
       connection.callAnswered();
     }
   }
