@@ -31,7 +31,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * Certificate authorities and certificates made at test time, written as PEM files (a copy of
- * rpcx-tests' TestCertificates). No private
+ * rpcx-testsuite's TestCertificates). No private
  * key is ever committed.
  */
 final class TestCertificates {

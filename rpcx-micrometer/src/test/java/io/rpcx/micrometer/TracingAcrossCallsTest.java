@@ -108,7 +108,7 @@ class TracingAcrossCallsTest {
   void start() {
     tracerProvider =
         SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build();
-    io.opentelemetry.api.trace.Tracer otelTracer = tracerProvider.get("rpcx-test");
+    io.opentelemetry.api.trace.Tracer otelTracer = tracerProvider.get("rpcx-testing");
     ContextPropagators propagators =
         ContextPropagators.create(
             TextMapPropagator.composite(

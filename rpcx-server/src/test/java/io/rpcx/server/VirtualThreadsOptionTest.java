@@ -15,7 +15,7 @@ import org.junit.jupiter.api.condition.JRE;
  * {@code virtualThreads()} needs Java 21 and says so on older ones; combined with another choice
  * of where calls run, or with the worker pool's sizes, it fails the build naming both. From Java
  * 24 a server not told where to run calls runs each on a virtual thread. The calls
- * themselves on virtual threads are specified end to end in rpcx-tests' {@code virtualthreads}
+ * themselves on virtual threads are specified end to end in rpcx-testsuite's {@code virtualthreads}
  * package, which CI runs on the newest JDK of the machine.
  */
 class VirtualThreadsOptionTest {

@@ -3,7 +3,7 @@ package io.rpcx.server.internal.dispatch;
 import io.rpcx.server.CallInfo;
 
 /**
- * A fault a test injects where the reply of a call would be sent (the test kit, {@code rpcx-test},
+ * A fault a test injects where the reply of a call would be sent (the test kit, {@code rpcx-testing},
  * implements it): a {@link io.rpcx.server.ServerInterceptor} of the server that also implements
  * this is asked, once the call has run, what becomes of its reply. Not for production servers:
  * a dropped reply leaves its caller waiting for its timeout. Implementations are thread-safe.

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.UnavailableException;
-import io.rpcx.test.Faults;
-import io.rpcx.test.RpcxExtension;
+import io.rpcx.testing.Faults;
+import io.rpcx.testing.RpcxExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

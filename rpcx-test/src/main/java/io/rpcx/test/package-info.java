@@ -1,9 +1,0 @@
-/**
- * Testing RPCX services with JUnit Jupiter (5 or 6): {@link io.rpcx.test.RpcxExtension} runs a
- * server and a client, over loopback TCP or in-process, injects scripted {@link
- * io.rpcx.test.Faults} and checks for leaks after each test.
- *
- * <p>Everything under {@code io.rpcx.test.internal} is implementation and may change without
- * notice.
- */
-package io.rpcx.test;

@@ -1,8 +1,0 @@
-package io.rpcx.tests;
-
-/** {@link RemotePublisherTckTest} over TCP on the loopback interface: the TCK, rule by rule. */
-public class RemotePublisherTcpTckTest extends RemotePublisherTckTest {
-  public RemotePublisherTcpTckTest() {
-    super(Transport.TCP);
-  }
-}
