@@ -252,7 +252,7 @@ final class JsonWire {
     TypeRef keyType = type.argument(0);
     TypeRef valueType = type.argument(1);
     return message(out -> {
-      Iterator<Map.Entry<String, JsonNode>> entries = value.fields();
+      Iterator<Map.Entry<String, JsonNode>> entries = value.properties().iterator();
       while (entries.hasNext()) {
         Map.Entry<String, JsonNode> entry = entries.next();
         Where at = where.key(entry.getKey());

@@ -99,7 +99,7 @@ final class ProtobufJson {
       throw JsonWire.expected(where, type.getFullName() + " (a JSON object)", value);
     }
     DynamicMessage.Builder message = DynamicMessage.newBuilder(type);
-    Iterator<Map.Entry<String, JsonNode>> entries = value.fields();
+    Iterator<Map.Entry<String, JsonNode>> entries = value.properties().iterator();
     while (entries.hasNext()) {
       Map.Entry<String, JsonNode> entry = entries.next();
       FieldDescriptor field = field(type, entry.getKey());
@@ -123,7 +123,7 @@ final class ProtobufJson {
         Descriptor entryType = field.getMessageType();
         FieldDescriptor keyField = entryType.findFieldByNumber(1);
         FieldDescriptor valueField = entryType.findFieldByNumber(2);
-        Iterator<Map.Entry<String, JsonNode>> pairs = fieldValue.fields();
+        Iterator<Map.Entry<String, JsonNode>> pairs = fieldValue.properties().iterator();
         while (pairs.hasNext()) {
           Map.Entry<String, JsonNode> pair = pairs.next();
           JsonWire.Where keyAt = at.key(pair.getKey());

@@ -1,7 +1,7 @@
 package io.rpcx.client;
 
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.RpcxContext;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,17 +12,11 @@ import java.util.Map;
  */
 public interface ClientCall {
 
-  /** Published service name. */
-  String service();
-
-  /** Published method name. */
-  String method();
-
   /**
-   * The method of the client interface that was called; {@code null} for a {@link RawCall}, which
-   * has none.
+   * The method called: its published names, its shape, and the method of the client interface
+   * (none for a {@link RawCall}).
    */
-  Method javaMethod();
+  MethodDescriptor method();
 
   /** The attempt number, from 1; a retry is attempt 2 or more. */
   int attempt();

@@ -251,6 +251,7 @@ public final class RpcxContext {
   }
 
   /** Runs {@code task} with this context current. */
+  @SuppressWarnings("try") // the scope is open while the task runs
   public void run(Runnable task) {
     try (Scope ignored = attach()) {
       task.run();
@@ -258,6 +259,7 @@ public final class RpcxContext {
   }
 
   /** Runs {@code task} with this context current and returns its result. */
+  @SuppressWarnings("try") // the scope is open while the task runs
   public <T> T call(Callable<T> task) throws Exception {
     try (Scope ignored = attach()) {
       return task.call();

@@ -17,7 +17,13 @@ package io.rpcx.core;
  *   <li>{@link CancelledException}: the caller gave up.
  * </ul>
  *
- * <p>Messages name the service, the method and the server address. Instances are immutable.
+ * <p>Messages name the service, the method and the server address. Instances are immutable. An
+ * interceptor that refuses a call with a status of its choice makes the exception with {@link
+ * #of}:
+ *
+ * <pre>{@code
+ * throw RpcxException.of(StatusCode.RESOURCE_EXHAUSTED, "tenant " + tenant + " is over its quota");
+ * }</pre>
  */
 public abstract class RpcxException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -36,6 +42,36 @@ public abstract class RpcxException extends RuntimeException {
   protected RpcxException(StatusCode status, String message, Throwable cause, boolean stackTrace) {
     super(message, cause, true, stackTrace);
     this.status = status;
+  }
+
+  /**
+   * The exception of {@code status}, saying {@code message}: a refusal, so {@code UNAVAILABLE} is
+   * {@linkplain UnavailableException#notProcessed not processed}; {@code REMOTE_FAILURE} names no
+   * exception class; {@code OK} reads as an internal error, as from a peer.
+   */
+  public static RpcxException of(StatusCode status, String message) {
+    switch (status) {
+      case BAD_REQUEST:
+        return new BadRequestException(message);
+      case NOT_FOUND:
+        return new NotFoundException(message);
+      case TIMEOUT:
+        return new CallTimeoutException(message);
+      case UNAVAILABLE:
+        return UnavailableException.notProcessed(message);
+      case REMOTE_FAILURE:
+        return new RemoteFailureException(message, "");
+      case RESOURCE_EXHAUSTED:
+        return new ResourceExhaustedException(message);
+      case UNAUTHENTICATED:
+        return new UnauthenticatedException(message);
+      case CANCELLED:
+        return new CancelledException(message, null);
+      case OK:
+      case INTERNAL:
+      default:
+        return new InternalErrorException(message, null);
+    }
   }
 
   /** The status code this failure stands for. */

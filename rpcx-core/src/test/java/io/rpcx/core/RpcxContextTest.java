@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 
 /** The context of the call a thread serves: what it holds, and how it moves between threads. */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
+@SuppressWarnings({"try"}) // scopes held open for their bodies
 class RpcxContextTest {
   private static final RpcxContext.Key<String> TRACE = RpcxContext.Key.of("trace", String.class);
 

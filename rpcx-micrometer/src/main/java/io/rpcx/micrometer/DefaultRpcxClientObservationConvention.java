@@ -3,6 +3,7 @@ package io.rpcx.micrometer;
 import io.micrometer.common.KeyValues;
 import io.rpcx.client.CallResult;
 import io.rpcx.client.ClientCall;
+import io.rpcx.core.MethodDescriptor;
 
 /**
  * Observations of client calls named {@value RpcxKeys#CLIENT_CALL_DURATION} (a timer in seconds),
@@ -56,12 +57,12 @@ public class DefaultRpcxClientObservationConvention implements RpcxClientObserva
       return KeyValues.empty();
     }
     ClientCall call = context.call();
-    StreamDirections streams = methods.of(call).streams(call.javaMethod());
-    return streams.any()
+    MethodDescriptor.Shape shape = call.method().shape();
+    return shape.isStream()
         ? RpcTags.streamMessages(
-            streams.argument(),
+            shape.clientStreams(),
             call.streamMessagesSent(),
-            streams.result(),
+            shape.serverStreams(),
             call.streamMessagesReceived())
         : KeyValues.empty();
   }

@@ -1,6 +1,7 @@
 package io.rpcx.micrometer;
 
 import io.micrometer.common.KeyValues;
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.server.CallInfo;
 
 /**
@@ -55,13 +56,13 @@ public class DefaultRpcxServerObservationConvention implements RpcxServerObserva
     if (call == null) {
       return values;
     }
-    StreamDirections streams = method(context).streams(call.javaMethod());
-    return streams.any()
+    MethodDescriptor.Shape shape = call.method().shape();
+    return shape.isStream()
         ? values.and(
             RpcTags.streamMessages(
-                streams.result(),
+                shape.serverStreams(),
                 call.streamMessagesSent(),
-                streams.argument(),
+                shape.clientStreams(),
                 call.streamMessagesReceived()))
         : values;
   }

@@ -1,20 +1,20 @@
 package io.rpcx.micrometer;
 
 import io.rpcx.client.ClientCall;
-import java.lang.reflect.Method;
+import io.rpcx.core.MethodDescriptor;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
  * The {@link MethodValues} of every method a client calls or a server publishes, found without
- * joining strings: a client's by service and Java method (one method inherited by two client
- * interfaces of different services is two entries), a server's by service and method name. A server
+ * joining strings: a client's by its descriptor (one per method of each client interface; a raw
+ * call's, which has no Java method, is not kept), a server's by service and method name. A server
  * keeps only published methods, so that names a client makes up cannot grow it; they all share the
  * {@code _OTHER} entry. At most {@link MethodValues#MAX_METHODS} services, and methods per service,
  * are kept. Thread-safe.
  */
 final class MethodTable<T> {
-  private final ConcurrentMap<String, ConcurrentMap<Method, MethodValues<T>>> clientMethods =
+  private final ConcurrentMap<MethodDescriptor, MethodValues<T>> clientMethods =
       new ConcurrentHashMap<>();
   private final ConcurrentMap<String, ConcurrentMap<String, MethodValues<T>>> services =
       new ConcurrentHashMap<>();
@@ -22,14 +22,13 @@ final class MethodTable<T> {
 
   /** The entry of the method {@code call} calls. */
   MethodValues<T> of(ClientCall call) {
-    Method javaMethod = call.javaMethod();
-    ConcurrentMap<Method, MethodValues<T>> ofService =
-        javaMethod == null ? null : section(clientMethods, call.service());
-    MethodValues<T> method = ofService == null ? null : ofService.get(javaMethod);
+    MethodDescriptor descriptor = call.method();
+    boolean kept = descriptor.javaMethod() != null;
+    MethodValues<T> method = kept ? clientMethods.get(descriptor) : null;
     if (method == null) {
-      method = new MethodValues<>(call.service() + "/" + call.method());
-      if (ofService != null && ofService.size() < MethodValues.MAX_METHODS) {
-        MethodValues<T> raced = ofService.putIfAbsent(javaMethod, method);
+      method = new MethodValues<>(descriptor.fullName());
+      if (kept && clientMethods.size() < MethodValues.MAX_METHODS) {
+        MethodValues<T> raced = clientMethods.putIfAbsent(descriptor, method);
         if (raced != null) {
           method = raced;
         }

@@ -1,14 +1,12 @@
 package io.rpcx.micrometer;
 
 import io.rpcx.core.StatusCode;
-import java.lang.reflect.Method;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * One method's {@code service/method} name, which ways it streams, and what is made of it per
- * server and outcome (its key values, or its meters), made once instead of on every call:
+ * One method's {@code service/method} name, and what is made of it per server and outcome (its key values, or its meters), made once instead of on every call:
  * Micrometer asks a convention for key values when an observation starts and again when it stops,
  * and joining names, splitting addresses and sorting pairs each time cost more than the timer they
  * tag. Bounded: when {@link #MAX_SERVERS}
@@ -27,8 +25,6 @@ final class MethodValues<T> {
 
   private final String name;
   private final ConcurrentMap<String, AtomicReferenceArray<T>> byServer = new ConcurrentHashMap<>();
-  /** Found from the Java method the first time it is asked for. */
-  private volatile StreamDirections streams;
 
   MethodValues(String name) {
     this.name = name;
@@ -37,19 +33,6 @@ final class MethodValues<T> {
   /** {@code service/method}. */
   String name() {
     return name;
-  }
-
-  /**
-   * Which ways the method streams, read from {@code javaMethod} (the method's, or {@code null} for
-   * a raw call) the first time: a unary call pays a field read.
-   */
-  StreamDirections streams(Method javaMethod) {
-    StreamDirections known = streams;
-    if (known == null) {
-      known = StreamDirections.of(javaMethod);
-      streams = known;
-    }
-    return known;
   }
 
   /**

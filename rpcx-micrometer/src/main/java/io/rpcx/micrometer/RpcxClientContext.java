@@ -16,7 +16,7 @@ public class RpcxClientContext extends RequestReplySenderContext<ClientCall, Cal
     super((carrier, key, value) -> carrier.putMetadata(RpcTags.metadataKey(key), value));
     this.call = call;
     setCarrier(call);
-    setRemoteServiceName(call.service());
+    setRemoteServiceName(call.method().service());
     // A URI: Micrometer Tracing reads the span's remote host and port from it, and logs a warning
     // on every call when it cannot parse it ("host:port" alone does not parse).
     String server = call.server();

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Tags;
 import io.rpcx.client.CallResult;
 import io.rpcx.client.ClientCall;
 import io.rpcx.client.ClientInterceptor;
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.StatusCode;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -51,12 +52,12 @@ public final class RpcxClientMeters implements ClientInterceptor {
     MethodValues<CallMeters> method = meters.of(call);
     CallMeters ended = method.get(server == null ? "" : server, result.status(), this::meters);
     ended.timer().record(result.durationNanos(), TimeUnit.NANOSECONDS);
-    StreamDirections streams = method.streams(call.javaMethod());
-    if (streams.any()) {
+    MethodDescriptor.Shape shape = call.method().shape();
+    if (shape.isStream()) {
       ended.countMessages(
-          streams.argument(),
+          shape.clientStreams(),
           call.streamMessagesSent(),
-          streams.result(),
+          shape.serverStreams(),
           call.streamMessagesReceived());
     }
   }

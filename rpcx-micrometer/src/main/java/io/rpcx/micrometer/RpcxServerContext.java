@@ -21,8 +21,8 @@ public class RpcxServerContext extends RequestReplyReceiverContext<CallInfo, Obj
   public RpcxServerContext(CallInfo call) {
     super((carrier, key) -> carrier.metadata().get(RpcTags.metadataKey(key)));
     setCarrier(call);
-    this.service = call.service();
-    this.method = call.method();
+    this.service = call.method().service();
+    this.method = call.method().method();
     this.methodKnown = true;
     this.remoteAddress = call.remoteAddress();
   }

@@ -1,6 +1,7 @@
 package io.rpcx.micrometer;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.StatusCode;
 import io.rpcx.server.CallInfo;
 import io.rpcx.server.RefusalListener;
@@ -62,14 +63,14 @@ public final class RpcxServerMeters implements ServerInterceptor, RefusalListene
       stage = next.proceed();
     } catch (RuntimeException | Error e) {
       long nanos = System.nanoTime() - start;
-      record(call.service(), call.method(), true, RpcTags.status(e), nanos, call);
+      record(call.method().service(), call.method().method(), true, RpcTags.status(e), nanos, call);
       throw e;
     }
     return stage.whenComplete(
         (result, failure) ->
             record(
-                call.service(),
-                call.method(),
+                call.method().service(),
+                call.method().method(),
                 true,
                 failure == null ? StatusCode.OK : RpcTags.status(failure),
                 System.nanoTime() - start,
@@ -97,12 +98,12 @@ public final class RpcxServerMeters implements ServerInterceptor, RefusalListene
       CallMeters ended = values.get("", status, this::meters);
       ended.timer().record(nanos, TimeUnit.NANOSECONDS);
       if (served != null) {
-        StreamDirections streams = values.streams(served.javaMethod());
-        if (streams.any()) {
+        MethodDescriptor.Shape shape = served.method().shape();
+        if (shape.isStream()) {
           ended.countMessages(
-              streams.result(),
+              shape.serverStreams(),
               served.streamMessagesSent(),
-              streams.argument(),
+              shape.clientStreams(),
               served.streamMessagesReceived());
         }
       }

@@ -61,6 +61,7 @@ public final class RpcxServerObservations implements ServerInterceptor, RefusalL
   }
 
   @Override
+  @SuppressWarnings("try") // the scopes are open while the rest of the chain runs
   public CompletionStage<Object> intercept(CallInfo call, Next next) throws Exception {
     RpcxServerContext context = new RpcxServerContext(call);
     Observation observation =

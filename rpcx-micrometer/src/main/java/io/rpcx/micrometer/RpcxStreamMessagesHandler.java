@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.rpcx.client.ClientCall;
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.server.CallInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,8 +34,6 @@ import java.util.Objects;
  */
 public final class RpcxStreamMessagesHandler implements ObservationHandler<Observation.Context> {
   private final MeterRegistry registry;
-  private final MethodTable<Object> clientMethods = new MethodTable<>();
-  private final MethodTable<Object> servedMethods = new MethodTable<>();
 
   /** A handler counting into {@code registry}. */
   public RpcxStreamMessagesHandler(MeterRegistry registry) {
@@ -50,15 +49,15 @@ public final class RpcxStreamMessagesHandler implements ObservationHandler<Obser
   public void onStop(Observation.Context context) {
     if (context instanceof RpcxClientContext client) {
       ClientCall call = client.call();
-      StreamDirections streams = clientMethods.of(call).streams(call.javaMethod());
-      if (streams.any()) {
+      MethodDescriptor.Shape shape = call.method().shape();
+      if (shape.isStream()) {
         count(
             context,
             RpcxKeys.CLIENT_STREAM_MESSAGES_SENT,
-            streams.argument(),
+            shape.clientStreams(),
             call.streamMessagesSent(),
             RpcxKeys.CLIENT_STREAM_MESSAGES_RECEIVED,
-            streams.result(),
+            shape.serverStreams(),
             call.streamMessagesReceived());
       }
     } else if (context instanceof RpcxServerContext served) {
@@ -66,18 +65,15 @@ public final class RpcxStreamMessagesHandler implements ObservationHandler<Obser
       if (call == null) {
         return;
       }
-      StreamDirections streams =
-          servedMethods
-              .of(served.service(), served.method(), served.isMethodKnown())
-              .streams(call.javaMethod());
-      if (streams.any()) {
+      MethodDescriptor.Shape shape = call.method().shape();
+      if (shape.isStream()) {
         count(
             context,
             RpcxKeys.SERVER_STREAM_MESSAGES_SENT,
-            streams.result(),
+            shape.serverStreams(),
             call.streamMessagesSent(),
             RpcxKeys.SERVER_STREAM_MESSAGES_RECEIVED,
-            streams.argument(),
+            shape.clientStreams(),
             call.streamMessagesReceived());
       }
     }

@@ -49,6 +49,7 @@ import org.junit.jupiter.api.Timeout;
  * sees the deadline A was given, and the baggage the caller set.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@SuppressWarnings({"try"}) // scopes held open for their bodies
 class TracingAcrossCallsTest {
 
   @RPCXClient(name = "front")

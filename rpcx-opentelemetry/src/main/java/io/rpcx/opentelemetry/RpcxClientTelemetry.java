@@ -13,6 +13,7 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.opentelemetry.context.propagation.TextMapSetter;
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.client.CallResult;
 import io.rpcx.client.ClientCall;
 import io.rpcx.client.ClientInterceptor;
@@ -54,7 +55,6 @@ public final class RpcxClientTelemetry implements ClientInterceptor {
   private final DoubleHistogram duration;
   private final LongHistogram requestsPerCall;
   private final LongHistogram responsesPerCall;
-  private final StreamDirections.Cache streamMethods = new StreamDirections.Cache();
 
   private RpcxClientTelemetry(OpenTelemetry openTelemetry) {
     this.tracer = openTelemetry.getTracer(RpcxAttributes.SCOPE);
@@ -97,7 +97,7 @@ public final class RpcxClientTelemetry implements ClientInterceptor {
     common(call, attributes);
     Span span =
         tracer
-            .spanBuilder(call.service() + "/" + call.method())
+            .spanBuilder(call.method().fullName())
             .setSpanKind(SpanKind.CLIENT)
             .setParent(parent)
             .setAllAttributes(attributes.build())
@@ -116,24 +116,24 @@ public final class RpcxClientTelemetry implements ClientInterceptor {
     }
     Attributes ended = attributes.build();
     duration.record(result.durationNanos() / 1e9, ended);
-    StreamDirections streams = streamMethods.of(call.javaMethod());
+    MethodDescriptor.Shape shape = call.method().shape();
     long sent = 0;
     long received = 0;
-    if (streams.argument()) {
+    if (shape.clientStreams()) {
       sent = call.streamMessagesSent();
       requestsPerCall.record(sent, ended);
     }
-    if (streams.result()) {
+    if (shape.serverStreams()) {
       received = call.streamMessagesReceived();
       responsesPerCall.record(received, ended);
     }
     Span span = call.attachment(SPAN);
     if (span != null) {
       span.setAllAttributes(ended);
-      if (streams.argument()) {
+      if (shape.clientStreams()) {
         span.setAttribute(RpcxAttributes.STREAM_MESSAGES_SENT, sent);
       }
-      if (streams.result()) {
+      if (shape.serverStreams()) {
         span.setAttribute(RpcxAttributes.STREAM_MESSAGES_RECEIVED, received);
       }
       if (!result.isSuccess()) {
@@ -146,7 +146,7 @@ public final class RpcxClientTelemetry implements ClientInterceptor {
   private static void common(ClientCall call, AttributesBuilder attributes) {
     attributes
         .put(RpcxAttributes.RPC_SYSTEM_NAME, RpcxAttributes.SYSTEM)
-        .put(RpcxAttributes.RPC_METHOD, call.service() + "/" + call.method());
+        .put(RpcxAttributes.RPC_METHOD, call.method().fullName());
     String server = call.server();
     int colon = server == null ? -1 : server.lastIndexOf(':');
     if (colon > 0) {

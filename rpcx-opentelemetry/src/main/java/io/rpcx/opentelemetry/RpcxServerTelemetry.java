@@ -14,6 +14,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.server.CallInfo;
@@ -62,7 +63,6 @@ public final class RpcxServerTelemetry implements ServerInterceptor, RefusalList
   private final DoubleHistogram duration;
   private final LongHistogram requestsPerCall;
   private final LongHistogram responsesPerCall;
-  private final StreamDirections.Cache streamMethods = new StreamDirections.Cache();
 
   private RpcxServerTelemetry(OpenTelemetry openTelemetry) {
     this.tracer = openTelemetry.getTracer(RpcxAttributes.SCOPE);
@@ -103,10 +103,11 @@ public final class RpcxServerTelemetry implements ServerInterceptor, RefusalList
   }
 
   @Override
+  @SuppressWarnings("try") // the scopes are open while the rest of the chain runs
   public CompletionStage<Object> intercept(CallInfo call, Next next) throws Exception {
     long start = System.nanoTime();
     Context parent = propagator.extract(Context.root(), call, GETTER);
-    String method = call.service() + "/" + call.method();
+    String method = call.method().fullName();
     Span span =
         tracer
             .spanBuilder(method)
@@ -168,13 +169,13 @@ public final class RpcxServerTelemetry implements ServerInterceptor, RefusalList
     }
     Attributes attributes = attributes(method, status, failure != null);
     span.setAllAttributes(attributes);
-    StreamDirections streams = streamMethods.of(call.javaMethod());
-    if (streams.argument()) {
+    MethodDescriptor.Shape shape = call.method().shape();
+    if (shape.clientStreams()) {
       long received = call.streamMessagesReceived();
       requestsPerCall.record(received, attributes);
       span.setAttribute(RpcxAttributes.STREAM_MESSAGES_RECEIVED, received);
     }
-    if (streams.result()) {
+    if (shape.serverStreams()) {
       long sent = call.streamMessagesSent();
       responsesPerCall.record(sent, attributes);
       span.setAttribute(RpcxAttributes.STREAM_MESSAGES_SENT, sent);

@@ -54,6 +54,7 @@ import org.junit.jupiter.api.Timeout;
  * call records its messages per call and on its spans on both sides, however it ends.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@SuppressWarnings({"try"}) // scopes held open for their bodies
 class RpcxTelemetryTest {
   /** How long a wait for a condition parks between looks. */
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);

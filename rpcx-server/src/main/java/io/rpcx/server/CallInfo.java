@@ -1,7 +1,7 @@
 package io.rpcx.server;
 
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.RpcxContext;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -12,14 +12,11 @@ import java.util.Optional;
  */
 public interface CallInfo {
 
-  /** Published service name. */
-  String service();
-
-  /** Published method name. */
-  String method();
-
-  /** The Java method of the service interface that will run. */
-  Method javaMethod();
+  /**
+   * The method called: its published names, its shape, and the method of the service interface
+   * that will run.
+   */
+  MethodDescriptor method();
 
   /** The call's metadata (credentials, for example); never logged by RPCX. */
   Map<String, String> metadata();

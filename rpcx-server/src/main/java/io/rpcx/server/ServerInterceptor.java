@@ -12,7 +12,7 @@ import java.util.concurrent.CompletionStage;
  * ServerInterceptor audit = (call, next) -> {
  *   long start = System.nanoTime();
  *   return next.proceed().whenComplete((result, failure) ->
- *       log.info("{}.{} took {} us", call.service(), call.method(), (System.nanoTime() - start) / 1000));
+ *       log.info("{}.{} took {} us", call.method().service(), call.method().method(), (System.nanoTime() - start) / 1000));
  * };
  * }</pre>
  *

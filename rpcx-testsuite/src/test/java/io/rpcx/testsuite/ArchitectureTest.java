@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -25,6 +26,7 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import io.rpcx.testsuite.architecture.Leaks;
 import io.rpcx.testsuite.architecture.a.CycleA;
 import io.rpcx.testsuite.architecture.b.CycleB;
+import io.rpcx.testsuite.architecture.integration.UsesInternals;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -86,6 +88,8 @@ class ArchitectureTest {
       io.rpcx.core.CallTimeoutException
       io.rpcx.core.CancelledException
       io.rpcx.core.InternalErrorException
+      io.rpcx.core.MethodDescriptor
+      io.rpcx.core.MethodDescriptor$Shape
       io.rpcx.core.NotFoundException
       io.rpcx.core.RemoteFailureException
       io.rpcx.core.ResourceExhaustedException
@@ -219,6 +223,24 @@ class ArchitectureTest {
           .should(exposeNoInternalType())
           .because("a user cannot rely on what an internal package holds");
 
+  /**
+   * The optional integrations (metrics, tracing, Spring Boot, registries) are built on the public
+   * API alone, as users' own integrations would be: what they need is public. (The command line,
+   * outside this suite's class path, checks the same rule in its own tests.)
+   */
+  private static final ArchRule INTEGRATIONS_USE_NO_INTERNALS =
+      useNoInternals(
+          "io.rpcx.micrometer..",
+          "io.rpcx.opentelemetry..",
+          "io.rpcx.spring..",
+          "io.rpcx.registry..");
+
+  /**
+   * The test kit reaches into the server through one seam only: {@code ReplyFault}, where its
+   * faults drop a reply or reset a connection. Everything else it does through the public API.
+   */
+  private static final ArchRule TEST_KIT_USES_ONE_SEAM = testKitSeam("io.rpcx.testing..");
+
   private static final ArchRule ONLY_ENTRY_TYPES_USE_INTERNALS =
       noClasses()
           .that(API_TYPE)
@@ -264,6 +286,59 @@ class ArchitectureTest {
   @Test
   void theEntryTypesAreTheOnlyApiTypesThatUseInternals() {
     ONLY_ENTRY_TYPES_USE_INTERNALS.check(LIBRARY);
+  }
+
+  @Test
+  void theIntegrationModulesUseNoInternalPackage() {
+    INTEGRATIONS_USE_NO_INTERNALS.check(LIBRARY);
+  }
+
+  @Test
+  void theTestKitUsesOnlyTheReplyFaultSeam() {
+    TEST_KIT_USES_ONE_SEAM.check(LIBRARY);
+  }
+
+  @Test
+  void theModuleRulesCatchAClassThatBreaksThem() {
+    JavaClasses offender = new ClassFileImporter().importClasses(UsesInternals.class);
+    String offenders = "io.rpcx.testsuite.architecture.integration..";
+    assertTrue(useNoInternals(offenders).evaluate(offender).hasViolation());
+    assertTrue(testKitSeam(offenders).evaluate(offender).hasViolation());
+    String seamOnly =
+        testKitSeam(offenders).evaluate(offender).getFailureReport().getDetails().toString();
+    assertFalse(seamOnly.contains("ReplyFault"), "the seam itself is allowed: " + seamOnly);
+  }
+
+  /** Classes in {@code packages} depend on no internal class. */
+  private static ArchRule useNoInternals(String... packages) {
+    return noClasses()
+        .that()
+        .resideInAnyPackage(packages)
+        .should()
+        .dependOnClassesThat(INTERNAL)
+        .because("an integration uses what users can use: the public API");
+  }
+
+  /**
+   * Classes in {@code testKit} depend on no internal class but the test kit's own and {@code
+   * ReplyFault}.
+   */
+  private static ArchRule testKitSeam(String testKit) {
+    String own = testKit.replace("..", ".");
+    return noClasses()
+        .that()
+        .resideInAPackage(testKit)
+        .should()
+        .dependOnClassesThat(
+            DescribedPredicate.describe(
+                "are internal to RPCX's other modules, other than ReplyFault",
+                type -> {
+                  JavaClass used = type.isArray() ? type.getBaseComponentType() : type;
+                  return isInternal(used)
+                      && !used.getName().startsWith(own)
+                      && !used.getName().startsWith("io.rpcx.server.internal.dispatch.ReplyFault");
+                }))
+        .because("the test kit drives the server through the public API and one seam");
   }
 
   @Test

@@ -42,7 +42,7 @@ class AuthenticationTest {
             .intercept(
                 (call, next) -> {
                   synchronized (order) {
-                    order.add("first:" + call.service() + "." + call.method());
+                    order.add("first:" + call.method().service() + "." + call.method().method());
                   }
                   return next.proceed();
                 })

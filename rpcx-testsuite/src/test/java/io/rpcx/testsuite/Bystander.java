@@ -65,9 +65,14 @@ final class Bystander implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     running = false;
-    thread.join(10_000);
-    client.close();
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      client.close();
+    }
   }
 }

@@ -95,12 +95,12 @@ class ClientInterceptorTest {
 
     @Override
     public void onStart(ClientCall call) {
-      events.add(name + " start " + call.method() + " " + call.attempt() + " " + call.server());
+      events.add(name + " start " + call.method().method() + " " + call.attempt() + " " + call.server());
     }
 
     @Override
     public void onEnd(ClientCall call, CallResult result) {
-      events.add(name + " end " + call.method() + " " + result.status());
+      events.add(name + " end " + call.method().method() + " " + result.status());
       results.add(result);
     }
   }
@@ -112,7 +112,7 @@ class ClientInterceptorTest {
     @Override
     public void onStart(ClientCall call) {
       if (call.arguments().contains("forbidden")) {
-        throw new UnauthenticatedException("no token for " + call.service() + "/" + call.method());
+        throw new UnauthenticatedException("no token for " + call.method().fullName());
       }
       if (call.arguments().contains("break")) {
         throw new IllegalStateException("broken");
@@ -303,7 +303,7 @@ class ClientInterceptorTest {
         new ClientInterceptor() {
           @Override
           public void onStart(ClientCall call) {
-            throw new UnavailableException("circuit open for " + call.method(), true, null);
+            throw UnavailableException.notProcessed("circuit open for " + call.method().method());
           }
         };
     String live = "127.0.0.1:" + rpcx.port();

@@ -76,7 +76,7 @@ class ExceptionLoggingTest {
       assertThrows(ControlledService.RejectedException.class, () -> service.reject("not today"));
       assertThrows(RemoteFailureException.class, () -> service.fail("boom"));
       server.stop();
-      List<String> events = new java.util.ArrayList<>(logs.events(LOGGER, Level.ALL));
+      List<String> events = new java.util.ArrayList<>(logs.events(LOGGER, Level.TRACE));
       events.add(clientAddress(server, events));
       return events;
     } finally {

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * a message naming the server's name; none hangs.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@SuppressWarnings({"try"}) // scopes held open for their bodies
 class InProcessTest {
 
   private static RpcxServer server(String name) {

@@ -24,7 +24,7 @@ final class LogCapture implements AutoCloseable {
     previous = logger.getLevel();
     appender.start();
     logger.addAppender(appender);
-    logger.setLevel(Level.ALL);
+    logger.setLevel(Level.TRACE);
   }
 
   /** Formatted messages (with their exceptions' text) of the events at {@code level} or above. */
@@ -70,7 +70,7 @@ final class LogCapture implements AutoCloseable {
 
   /** Everything logged, one line per event. */
   String all() {
-    return String.join("\n", messages(Level.ALL));
+    return String.join("\n", messages(Level.TRACE));
   }
 
   @Override

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
  * whatever the size of the whole.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@SuppressWarnings({"try"}) // scopes held open for their bodies
 class LowMemoryStreamTest {
   private static final int CHUNKS = 1024;
 

@@ -106,13 +106,14 @@ class RawCallTest {
                           new ClientInterceptor() {
                             @Override
                             public void onStart(ClientCall call) {
-                              events.add("start " + call.service() + "/" + call.method()
-                                  + " " + call.javaMethod() + " " + call.arguments().size());
+                              events.add("start " + call.method().fullName()
+                                  + " " + call.method().javaMethod() + " "
+                                  + call.arguments().size());
                             }
 
                             @Override
                             public void onEnd(ClientCall call, CallResult result) {
-                              events.add("end " + call.method() + " " + result.status());
+                              events.add("end " + call.method().method() + " " + result.status());
                             }
                           }));
 

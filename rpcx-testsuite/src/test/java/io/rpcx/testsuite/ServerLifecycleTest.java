@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
 
 /** The service center starts, reports, and stops without losing the calls it accepted. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@SuppressWarnings({"try", "rawtypes"}) // scopes held open for their bodies; arrays of codecs of generic types
 class ServerLifecycleTest {
 
   @Test

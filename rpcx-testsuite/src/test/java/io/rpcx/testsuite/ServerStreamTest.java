@@ -327,7 +327,7 @@ class ServerStreamTest {
             server ->
                 server.intercept(
                     (call, next) -> {
-                      if (call.method().equals("counting")
+                      if (call.method().method().equals("counting")
                           && !"secret".equals(call.metadata().get("token"))) {
                         throw new UnauthenticatedException("a token is required");
                       }
@@ -507,12 +507,12 @@ class ServerStreamTest {
             server ->
                 server.intercept(
                     (call, next) -> {
-                      serverEvents.add("start " + call.method());
+                      serverEvents.add("start " + call.method().method());
                       return next.proceed()
                           .whenComplete(
                               (value, failure) ->
                                   serverEvents.add(
-                                      "end " + call.method() + " after " + service.held.emitted.get()
+                                      "end " + call.method().method() + " after " + service.held.emitted.get()
                                           + "/" + call.streamMessagesSent()
                                           + (failure == null ? "" : " " + failure.getClass().getSimpleName())))
                           .whenComplete((value, failure) -> ends.release());
@@ -522,13 +522,13 @@ class ServerStreamTest {
                     new ClientInterceptor() {
                       @Override
                       public void onStart(ClientCall call) {
-                        clientEvents.add("start " + call.method());
+                        clientEvents.add("start " + call.method().method());
                       }
 
                       @Override
                       public void onEnd(ClientCall call, CallResult result) {
                         clientEvents.add(
-                            "end " + call.method() + " " + result.status() + " after "
+                            "end " + call.method().method() + " " + result.status() + " after "
                                 + call.streamMessagesReceived());
                         ends.release();
                       }

@@ -1,7 +1,7 @@
 package io.rpcx.testing.internal;
 
 import io.rpcx.core.StatusCode;
-import io.rpcx.core.internal.protocol.Failures;
+import io.rpcx.core.RpcxException;
 import io.rpcx.server.CallInfo;
 import io.rpcx.server.ServerInterceptor;
 import io.rpcx.server.internal.dispatch.ReplyFault;
@@ -38,9 +38,10 @@ public final class FaultInterceptor implements ServerInterceptor, ReplyFault {
       }
       int slash = calls.indexOf('/');
       String method = calls.substring(slash + 1);
-      return calls.regionMatches(0, call.service(), 0, slash)
-          && slash == call.service().length()
-          && (method.equals("*") || method.equals(call.method()));
+      String service = call.method().service();
+      return calls.regionMatches(0, service, 0, slash)
+          && slash == service.length()
+          && (method.equals("*") || method.equals(call.method().method()));
     }
 
     String service() {
@@ -84,7 +85,7 @@ public final class FaultInterceptor implements ServerInterceptor, ReplyFault {
         continue;
       }
       if (rule.kind() == Kind.ANSWER) {
-        return CompletableFuture.failedFuture(Failures.of(rule.status(), rule.message(), ""));
+        return CompletableFuture.failedFuture(RpcxException.of(rule.status(), rule.message()));
       }
       if (rule.kind() == Kind.LATENCY) {
         latency = latency.plus(rule.latency());

@@ -89,9 +89,14 @@ public final class ClusterNode {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
       if (process.isAlive()) {
-        kill();
+        try {
+          kill();
+        } catch (InterruptedException e) {
+          process.destroyForcibly();
+          Thread.currentThread().interrupt();
+        }
       }
     }
   }

@@ -110,7 +110,8 @@ class ZooKeeperClusterTest {
                 }
               }));
     }
-    CompletableFuture.allOf(starting.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
+    CompletableFuture.allOf(starting.toArray(new CompletableFuture<?>[0]))
+        .get(60, TimeUnit.SECONDS);
 
     discovery = ZooKeeperRegistry.builder().connectString(zooKeeper.getConnectString()).build();
     client =

@@ -62,7 +62,8 @@ final class PinnedCarriers {
     StringBuilder fields = new StringBuilder();
     for (String field : List.of("blockingOperation", "pinnedReason")) {
       if (event.hasField(field)) {
-        fields.append(", ").append(field).append(": ").append((Object) event.getValue(field));
+        Object value = event.getValue(field);
+        fields.append(", ").append(field).append(": ").append(value);
       }
     }
     return thread + " pinned for " + event.getDuration().toNanos() / 1_000 + " µs" + fields + frames;

@@ -46,11 +46,6 @@ final class AsyncCall extends PendingCall {
           RpcxContext.Scope scope = attachCaller();
           try {
             future.complete(method.decode(envelope, payload, peerSchemas(), address()));
-          } catch (RpcxException failure) {
-            // A server going away refuses calls as unavailable and not run: retried elsewhere.
-            if (!method.retry(this, failure)) {
-              future.completeExceptionally(failure);
-            }
           } catch (Throwable t) {
             future.completeExceptionally(t);
           } finally {
@@ -60,13 +55,14 @@ final class AsyncCall extends PendingCall {
   }
 
   @Override
-  void onFailure(RpcxException failure) {
+  void onFailure(RpcxException failure, Throwable thrown) {
     completions.run(
         () -> {
+          // A server going away refuses calls as unavailable and not run: retried elsewhere.
           if (!method.retry(this, failure)) {
             RpcxContext.Scope scope = attachCaller();
             try {
-              future.completeExceptionally(failure);
+              future.completeExceptionally(thrown);
             } finally {
               detach(scope);
             }

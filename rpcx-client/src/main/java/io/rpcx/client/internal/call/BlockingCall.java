@@ -37,8 +37,8 @@ final class BlockingCall extends PendingCall {
   }
 
   @Override
-  void onFailure(RpcxException failure) {
-    outcome = failure;
+  void onFailure(RpcxException failure, Throwable thrown) {
+    outcome = thrown;
     LockSupport.unpark(caller);
   }
 
@@ -50,7 +50,8 @@ final class BlockingCall extends PendingCall {
 
   @Override
   void onTimeout() {
-    onFailure(method.timeoutException(this));
+    outcome = method.timeoutException(this);
+    LockSupport.unpark(caller);
   }
 
   /** Waits for the outcome and returns the decoded result, or throws the failure. */
@@ -61,7 +62,7 @@ final class BlockingCall extends PendingCall {
       if (remaining <= 0) {
         if (finish()) {
           CallTimeoutException timedOut = method.timeoutException(this);
-          ended(CallOutcome.TIMED_OUT, null, timedOut); // the interceptors see what is thrown
+          ended(CallOutcome.TIMED_OUT, timedOut, 0); // the interceptors see what is thrown
           abandon();
           throw timedOut;
         }
@@ -74,7 +75,7 @@ final class BlockingCall extends PendingCall {
               new CancelledException(
                   "interrupted while waiting for " + model().displayName() + " on " + address(),
                   new InterruptedException());
-          ended(CallOutcome.OTHER, null, cancelled);
+          ended(CallOutcome.OTHER, cancelled, 0);
           abandon();
           Thread.currentThread().interrupt();
           throw cancelled;
@@ -85,6 +86,7 @@ final class BlockingCall extends PendingCall {
     if (result == REPLIED) {
       return method.decode(envelope, payload, peerSchemas(), address());
     }
-    throw (Throwable) result; // an RpcxException, or the failure of a stream argument
+    // An RpcxException, a checked exception the method declares, or the stream argument's failure.
+    throw (Throwable) result;
   }
 }

@@ -5,7 +5,10 @@ import io.rpcx.core.internal.codec.PeerSchemas;
 /** The connection a call was sent on, which keeps it among its pending calls until it ends. */
 public interface CallOwner {
 
-  /** Forgets {@code call}, whose caller has given up; a late reply will be discarded. */
+  /**
+   * Forgets {@code call}, whose caller has given up; a late reply will be discarded. A stream's
+   * server is told ({@code STREAM_CANCEL}, as {@link #cancelStream} with no message).
+   */
   void abandon(PendingCall call);
 
   /**

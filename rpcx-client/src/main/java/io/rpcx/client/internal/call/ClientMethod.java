@@ -4,15 +4,14 @@ import com.google.protobuf.CodedInputStream;
 import io.rpcx.client.ClientInterceptor;
 import io.rpcx.core.CallTimeoutException;
 import io.rpcx.core.InternalErrorException;
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.RemoteFailureException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
-import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
-import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.Payload;
@@ -32,8 +31,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A remote method as the client calls it: the method's model bound to its endpoint, its timeout,
- * and how replies become results or exceptions. Built once per interface method when a proxy is
- * created; immutable and thread-safe.
+ * the way its calls are made (one {@link Invoker} per {@linkplain MethodDescriptor.Shape shape} and
+ * way of waiting, chosen here once), and how replies become results or exceptions. Built once per
+ * interface method when a proxy is created; immutable and thread-safe.
  */
 public final class ClientMethod {
   private static final MethodType STRING_CONSTRUCTOR =
@@ -41,6 +41,12 @@ public final class ClientMethod {
 
   /** About 73 years: the "deadline" of a stream that has none, in nanoTime arithmetic. */
   static final long NO_DEADLINE_NANOS = Long.MAX_VALUE / 4;
+
+  /** How the calls of one method are made and waited for. */
+  @FunctionalInterface
+  private interface Invoker {
+    Object invoke(Invocation invocation) throws Throwable;
+  }
 
   private final MethodModel model;
   private final CallChannel channel;
@@ -56,21 +62,12 @@ public final class ClientMethod {
   private final Map<String, MethodHandle> declaredExceptions;
   private final int maxStreamWindow;
   private final long maxStreamBufferedBytes;
-
-  public ClientMethod(
-      MethodModel model,
-      CallChannel channel,
-      long timeoutMillis,
-      Completions completions,
-      int maxNestingDepth,
-      Map<String, String> metadata,
-      RetryPolicy retries,
-      List<ClientInterceptor> interceptors) {
-    this(
-        model, channel, timeoutMillis, completions, maxNestingDepth, metadata, retries,
-        interceptors, ConnectionSettings.DEFAULT_MAX_STREAM_WINDOW,
-        ConnectionSettings.DEFAULT_MAX_STREAM_BUFFERED_BYTES);
-  }
+  private final Invoker invoker;
+  private final boolean stream;
+  /** Whether requests tell the server a deadline: a stream only with a timeout of its own. */
+  private final boolean sendsDeadline;
+  /** Whether a timeout is thrown on the caller's thread, which then gets a stack trace. */
+  private final boolean blockingCaller;
 
   /**
    * A method whose streams from the server (server and bidirectional streams) are received with a
@@ -87,6 +84,7 @@ public final class ClientMethod {
       List<ClientInterceptor> interceptors,
       int maxStreamWindow,
       long maxStreamBufferedBytes) {
+    MethodDescriptor descriptor = model.descriptor();
     this.maxStreamWindow = maxStreamWindow;
     this.maxStreamBufferedBytes = maxStreamBufferedBytes;
     this.model = model;
@@ -95,15 +93,36 @@ public final class ClientMethod {
     this.metadata = Map.copyOf(metadata);
     this.channel = channel;
     this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
+    this.stream = descriptor.shape().isStream();
+    this.sendsDeadline = !stream || timeoutMillis > 0;
+    this.blockingCaller = !descriptor.isAsync();
     // A stream without a timeout of its own has no deadline: one too far away to matter.
     this.timeoutNanos =
-        timeoutMillis == 0 && model.isStream()
-            ? NO_DEADLINE_NANOS
-            : TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        timeoutMillis == 0 && stream ? NO_DEADLINE_NANOS : TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     this.completions = completions;
     this.maxNestingDepth = maxNestingDepth;
     this.declaredExceptions = exceptionConstructors(model);
     this.sizeHints = new SizeHints(model.parameterCount());
+    this.invoker = invoker(descriptor);
+  }
+
+  /** The way calls of a method of {@code descriptor}'s shape are made, decided once. */
+  private Invoker invoker(MethodDescriptor descriptor) {
+    boolean async = descriptor.isAsync();
+    switch (descriptor.shape()) {
+      case UNARY:
+        return async ? this::unaryAsync : this::unaryBlocking;
+      case CLIENT_STREAM:
+        return async ? this::clientStreamAsync : this::clientStreamBlocking;
+      case SERVER_STREAM:
+      case BIDI_STREAM:
+      default:
+        boolean upload = descriptor.shape().clientStreams();
+        return invocation -> {
+          RemotePublisher publisher = new RemotePublisher(this, invocation, upload);
+          return async ? publisher : BlockingStream.of(publisher, model);
+        };
+    }
   }
 
   private static Map<String, MethodHandle> exceptionConstructors(MethodModel model) {
@@ -160,26 +179,53 @@ public final class ClientMethod {
     return timeoutMillis;
   }
 
+  /** Whether the method streams either way: never retried, a caller giving up tells the server. */
+  boolean isStream() {
+    return stream;
+  }
+
+  /** Whether requests tell the server their deadline even when none was inherited. */
+  boolean sendsDeadline() {
+    return sendsDeadline;
+  }
+
+  /** Messages received on a stream and not yet delivered (plus credit unused), at most. */
+  int maxStreamWindow() {
+    return maxStreamWindow;
+  }
+
+  /** Bytes of received stream messages held above which no credit is granted. */
+  long maxStreamBufferedBytes() {
+    return maxStreamBufferedBytes;
+  }
+
+  /** The client's callback executor, where stream subscribers are signalled. */
+  Completions completions() {
+    return completions;
+  }
+
+  /** The channel calls go to. */
+  CallChannel channel() {
+    return channel;
+  }
+
   /**
-   * Makes the call: blocks until the result for a synchronous method, returns a {@code
-   * CompletableFuture} at once for an asynchronous one.
+   * Makes the call: blocks until the result for a blocking method, returns a {@code
+   * CompletableFuture} or a {@code Flow.Publisher} at once for an asynchronous one.
    */
   public Object invoke(Object[] args) throws Throwable {
-    long now = System.nanoTime();
-    Invocation invocation = Invocation.of(this, args, now);
-    if (model.isServerStream()) {
-      RemotePublisher publisher = new RemotePublisher(this, invocation);
-      return model.isBlockingStream() ? BlockingStream.of(publisher, model) : publisher;
-    }
-    if (model.hasStreamArgument()) {
-      return invokeClientStream(invocation);
-    }
-    retries.called(now);
-    if (model.isAsync()) {
-      CompletableFuture<Object> future = new CompletableFuture<>();
-      send(new AsyncCall(this, invocation, 1, null, future, completions));
-      return future;
-    }
+    return invoker.invoke(Invocation.of(this, args, System.nanoTime()));
+  }
+
+  private Object unaryAsync(Invocation invocation) {
+    retries.called(System.nanoTime());
+    CompletableFuture<Object> future = new CompletableFuture<>();
+    send(new AsyncCall(this, invocation, 1, null, future, completions));
+    return future;
+  }
+
+  private Object unaryBlocking(Invocation invocation) throws Throwable {
+    retries.called(System.nanoTime());
     BlockingCall call = new BlockingCall(this, invocation, 1, null);
     List<RpcxException> earlier = null;
     while (true) {
@@ -206,23 +252,24 @@ public final class ClientMethod {
    * A client stream: one attempt (never retried: elements may have been taken), whose stream
    * argument is uploaded once the request is sent.
    */
-  private Object invokeClientStream(Invocation invocation) throws Throwable {
-    if (invocation.args()[model.streamParameterIndex()] == null) {
-      throw new NullPointerException(
-          "the stream argument of " + model.displayName() + " is null: pass a Flow.Publisher");
-    }
-    if (model.isAsync()) {
-      CompletableFuture<Object> future = new CompletableFuture<>();
-      sendWithUpload(new AsyncCall(this, invocation, 1, null, future, completions));
-      return future;
-    }
+  private Object clientStreamAsync(Invocation invocation) {
+    CompletableFuture<Object> future = new CompletableFuture<>();
+    sendWithUpload(new AsyncCall(this, invocation, 1, null, future, completions));
+    return future;
+  }
+
+  private Object clientStreamBlocking(Invocation invocation) throws Throwable {
     BlockingCall call = new BlockingCall(this, invocation, 1, null);
     sendWithUpload(call);
     return call.await();
   }
 
   /** Sends {@code call}, then subscribes to its stream argument (unless it was not sent). */
-  void sendWithUpload(PendingCall call) {
+  private void sendWithUpload(PendingCall call) {
+    if (call.args()[model.streamParameterIndex()] == null) {
+      throw new NullPointerException(
+          "the stream argument of " + model.displayName() + " is null: pass a Flow.Publisher");
+    }
     Upload upload = Upload.attach(call);
     if (call.remainingNanos() <= 0) {
       call.timeOut();
@@ -235,16 +282,6 @@ public final class ClientMethod {
       call.fail(e);
     }
     upload.start(call.owner());
-  }
-
-  /** Messages received on a stream and not yet delivered (plus credit unused), at most. */
-  int maxStreamWindow() {
-    return maxStreamWindow;
-  }
-
-  /** Bytes of received stream messages held above which no credit is granted. */
-  long maxStreamBufferedBytes() {
-    return maxStreamBufferedBytes;
   }
 
   /** Sends {@code call}, unless the deadline it inherited has passed already: then it times out. */
@@ -261,7 +298,7 @@ public final class ClientMethod {
    * attempt completes the same future.
    */
   boolean retry(AsyncCall failed, RpcxException failure) {
-    if (model.isStream() || !retries.mayRetry(failed, failure, channel)) {
+    if (stream || !retries.mayRetry(failed, failure, channel)) {
       return false;
     }
     channel.send(
@@ -275,82 +312,77 @@ public final class ClientMethod {
     return true;
   }
 
-  /** The client's callback executor, where stream subscribers are signalled. */
-  Completions completions() {
-    return completions;
-  }
-
-  /** The channel calls go to. */
-  CallChannel channel() {
-    return channel;
-  }
-
-  /** Turns a reply into the method's result, or throws what it stands for; releases the payload. */
-  Object decode(ReplyEnvelope envelope, Payload payload, PeerSchemas schemas, String address)
-      throws Throwable {
+  /** Decodes a reply's value (or a stream's message) into the method's result; releases it. */
+  Object decode(ReplyEnvelope envelope, Payload payload, PeerSchemas schemas, String address) {
     try {
-      if (envelope.isError()) {
-        throw failure(envelope, address);
-      }
       ValueCodec<Object> codec = model.resultCodec();
       if (codec == null) {
         return null;
       }
       CodedInputStream in = envelope.valueInput(payload);
-      Object value = in == null ? null : Values.read(codec, in, new DecodeContext(maxNestingDepth, schemas));
+      Object value =
+          in == null ? null : Values.read(codec, in, new DecodeContext(maxNestingDepth, schemas));
       if (value == null) {
         if (model.isPrimitiveResult()) {
           throw new InternalErrorException(
-              model.displayName() + " on " + address
-                  + " returned null for a primitive result", null);
+              model.displayName() + " on " + address + " returned null for a primitive result",
+              null);
         }
         value = codec.absentValue();
       }
       return value;
     } catch (IOException | RuntimeException e) {
       if (e instanceof RpcxException) {
-        throw e;
+        throw (RpcxException) e;
       }
       throw new InternalErrorException(
           "cannot decode the result of " + model.displayName() + " from " + address + ": "
-              + e.getMessage(), e);
+              + e.getMessage(),
+          e);
     } finally {
       payload.release();
     }
   }
 
-  private Throwable failure(ReplyEnvelope envelope, String address) throws Throwable {
-    return failure(
-        envelope.errorCode(), envelope.errorMessage(), envelope.exceptionClass(), address);
-  }
-
   /**
-   * The exception an error from the server stands for: the declared checked exception, a {@link
-   * RemoteFailureException}, or the {@link RpcxException} of the status.
+   * The exception an error from the server at {@code address} stands for, as the caller's retry
+   * policy and the interceptors see it: the {@link RpcxException} of its status ({@link
+   * Failures#of}), saying which method failed where. {@code started} says whether a stream had
+   * started.
    */
-  Throwable failure(StatusCode code, String message, String exceptionClass, String address)
-      throws Throwable {
+  RpcxException failure(
+      StatusCode code, String message, String exceptionClass, String address, boolean started) {
     if (code == StatusCode.REMOTE_FAILURE) {
-      MethodHandle constructor = declaredExceptions.get(exceptionClass);
-      if (constructor != null) {
-        return (Throwable) constructor.invoke(message);
-      }
       return new RemoteFailureException(
           model.displayName() + " on " + address + " threw " + exceptionClass
               + (message.isEmpty() ? "" : ": " + message),
           exceptionClass);
     }
-    String text = model.displayName() + " failed on " + address + ": " + message;
-    if (code == StatusCode.UNAVAILABLE) {
-      // A server answers UNAVAILABLE only for calls it refused before running them.
-      return new UnavailableException(text, true, null);
-    }
-    return Failures.of(code, text, "");
+    return Failures.of(
+        code, model.displayName() + " failed on " + address + ": " + message, "", started);
   }
 
   /**
-   * The exception of a call that timed out; with a stack trace only for a blocking call, whose
-   * caller's thread is the one that notices.
+   * What the caller gets for {@code failure}: the checked exception the method declares, made with
+   * the server's {@code message}, when the server threw one; else {@code failure} itself.
+   */
+  Throwable thrown(RpcxException failure, String message) {
+    if (failure instanceof RemoteFailureException remote) {
+      MethodHandle constructor = declaredExceptions.get(remote.remoteClassName());
+      if (constructor != null) {
+        try {
+          return (Throwable) constructor.invoke(message);
+        } catch (Throwable t) {
+          return t; // the exception's own constructor failed: its caller gets that
+        }
+      }
+    }
+    return failure;
+  }
+
+  /**
+   * The exception of a call that timed out; with a stack trace only for a blocking caller, whose
+   * thread is the one that notices.
    */
   CallTimeoutException timeoutException(PendingCall call) {
     Invocation invocation = call.invocation();
@@ -359,13 +391,13 @@ public final class ClientMethod {
       return new CallTimeoutException(
           model.displayName() + " timed out after " + timeoutMillis + " ms waiting for "
               + call.address() + attempt,
-          !model.isAsync());
+          blockingCaller);
     }
     if (invocation.budgetNanos() <= 0) {
       return new CallTimeoutException(
           model.displayName() + " was not sent: " + invocation.deadlineSource()
               + " had passed when it was called",
-          !model.isAsync());
+          blockingCaller);
     }
     long budgetMillis = invocation.budgetNanos() / 1_000_000;
     return new CallTimeoutException(
@@ -373,6 +405,6 @@ public final class ClientMethod {
             + (budgetMillis == 0 ? "less than 1" : budgetMillis) + " ms waiting for "
             + call.address() + attempt + ": " + invocation.deadlineSource() + " passed (its own"
             + " timeout is " + timeoutMillis + " ms)",
-        !model.isAsync());
+        blockingCaller);
   }
 }

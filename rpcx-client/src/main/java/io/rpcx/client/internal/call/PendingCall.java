@@ -1,50 +1,36 @@
 package io.rpcx.client.internal.call;
 
-import io.rpcx.client.CallResult;
-import io.rpcx.client.ClientCall;
-import io.rpcx.client.ClientInterceptor;
 import io.rpcx.core.CancelledException;
-import io.rpcx.core.InternalErrorException;
-import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.codec.PeerSchemas;
-import io.rpcx.core.internal.codec.ProtoWriter;
-import io.rpcx.core.internal.config.Checks;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
-import io.rpcx.core.internal.protocol.RequestWriter;
 import io.rpcx.core.internal.protocol.SizeHints;
 import io.rpcx.core.internal.protocol.StreamFrames;
-import java.io.IOException;
+import io.rpcx.core.internal.stream.StreamReceiver;
+import io.rpcx.core.internal.stream.StreamSender;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.reflect.Method;
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One attempt of a call from the moment it is made until its outcome is delivered: its {@link
- * Invocation} (arguments, deadline), the request id its connection gave it, its metadata, and how
- * its outcome reaches the caller. The client's interceptors see it as a {@link ClientCall}.
+ * Invocation} (arguments, deadline), the connection that carries it and the request id it gave it,
+ * and how its outcome reaches the caller (a subclass per way of waiting: {@link BlockingCall},
+ * {@link AsyncCall}, {@link ServerStreamCall}). The transport encodes its request from what it
+ * exposes here ({@link #args}, {@link #sentMetadata}, {@link #sentTimeoutMillis}, {@link
+ * #initialCredit}); the client's interceptors see it through its {@link AttemptInterceptors}.
  *
  * <p>An attempt finishes exactly once: the first of its reply ({@link #reply}), a failure ({@link
  * #fail}) and its caller giving up wins; the others are ignored (a late reply's payload is
  * released). Thread-safe.
  */
-public abstract class PendingCall implements ClientCall {
-  private static final Logger logger = LoggerFactory.getLogger(PendingCall.class);
+public abstract class PendingCall {
   private static final VarHandle FINISHED;
 
   static {
@@ -59,44 +45,37 @@ public abstract class PendingCall implements ClientCall {
   private final Invocation invocation;
   private final int attempt;
   private final CallRoute previousRoute;
-  private final ClientInterceptor[] interceptors;
+  /** The interceptors around this attempt, or {@code null} when the client has none. */
+  private final AttemptInterceptors interceptors;
   private volatile boolean finished;
   private int requestId;
   private CallOwner owner;
   private CallRoute route;
-  /** The client's metadata, copied on the first entry an interceptor adds. */
-  private Map<String, String> metadata;
-  // Interceptors' view of the attempt; written by the sending thread before the attempt is queued,
-  // read by whoever ends it (the write queue's hand-off orders the two).
-  private int interceptorsStarted = -1;
-  /** An interceptor's onStart failed the attempt: it says nothing about the server. */
-  private boolean refusedByInterceptor;
-  private long startNanos;
-  private String server;
-  private int requestBytes;
-  private Object[] attachments;
-  /** Written by the thread that ends the attempt with a reply, before it tells the interceptors. */
-  private int responseBytes;
-  /** The upload of the stream argument, or {@code null}; attached before the call is sent. */
-  private volatile Upload upload;
+  /** The sending half of the stream argument, or {@code null}; attached before the call is sent. */
+  private volatile StreamSender sender;
 
   /**
    * Attempt number {@code attempt} (from 1) of {@code invocation}; {@code previousRoute} is where
    * the attempt before it went, or {@code null}.
    */
-  PendingCall(
-      ClientMethod method, Invocation invocation, int attempt, CallRoute previousRoute) {
+  PendingCall(ClientMethod method, Invocation invocation, int attempt, CallRoute previousRoute) {
     this.method = method;
     this.invocation = invocation;
-    this.metadata = method.metadata();
     this.attempt = attempt;
     this.previousRoute = previousRoute;
-    this.interceptors = method.interceptors();
+    this.interceptors =
+        method.interceptors().length == 0
+            ? null
+            : new AttemptInterceptors(this, method.interceptors(), method.metadata());
   }
 
   /** The call this is an attempt of. */
   final Invocation invocation() {
     return invocation;
+  }
+
+  public final MethodModel model() {
+    return method.model();
   }
 
   /** Records the server a balancer sent this call to; it hears how the call ends. */
@@ -109,8 +88,12 @@ public abstract class PendingCall implements ClientCall {
     return previousRoute;
   }
 
+  /** The server this attempt went to, or {@code null} if it was not routed. */
+  final CallRoute routeTaken() {
+    return route;
+  }
+
   /** The attempt number, from 1. */
-  @Override
   public final int attempt() {
     return attempt;
   }
@@ -118,6 +101,11 @@ public abstract class PendingCall implements ClientCall {
   /** When the call times out, in {@link System#nanoTime()} terms. */
   public final long deadlineNanos() {
     return invocation.deadlineNanos();
+  }
+
+  /** Nanoseconds left before the call times out (may be negative). */
+  public final long remainingNanos() {
+    return invocation.deadlineNanos() - System.nanoTime();
   }
 
   /** The sizes this call's method encoded last. */
@@ -135,20 +123,45 @@ public abstract class PendingCall implements ClientCall {
     return method.model().routingKeyIndex() >= 0;
   }
 
-  /** The server this attempt went to, or {@code null} if it was not routed. */
-  final CallRoute routeTaken() {
-    return route;
-  }
-
   /** The server this call went to, or the channel's description before it was routed. */
   final String address() {
     CallRoute current = route;
     return current != null ? current.address() : method.channelAddress();
   }
 
-  final Object[] args() {
+  /** Whether the transport must time this call out (no caller thread waits for it). */
+  public abstract boolean needsTimer();
+
+  // What the transport encodes: the request's layout is the transport's.
+
+  /** The call's arguments; a stream argument's place holds its publisher, sent apart. */
+  public final Object[] args() {
     return invocation.args();
   }
+
+  /** The metadata this attempt carries: the client's, and what interceptors added. */
+  public final Map<String, String> sentMetadata() {
+    return interceptors == null ? method.metadata() : interceptors.sentMetadata();
+  }
+
+  /**
+   * The timeout the request tells the server: what is left of the call's own (a retry tells it
+   * only what is left); for a stream, 0 (none) unless it has a timeout of its own or inherited one.
+   */
+  public final int sentTimeoutMillis() {
+    if (!method.sendsDeadline() && !invocation.inherited()) {
+      return 0;
+    }
+    long millis = TimeUnit.NANOSECONDS.toMillis(remainingNanos());
+    return (int) Math.max(1, Math.min(method.timeoutMillis(), millis));
+  }
+
+  /** The credit a server stream's request grants; 0 for other calls. */
+  public int initialCredit() {
+    return 0;
+  }
+
+  // The connection.
 
   /** Records the connection that sends this call and the id it gave it. */
   public final void bind(CallOwner owner, int requestId) {
@@ -160,102 +173,151 @@ public abstract class PendingCall implements ClientCall {
     return requestId;
   }
 
-  public final MethodModel model() {
-    return method.model();
+  /** The connection the call was sent on, or {@code null}; as seen by the thread that sent it. */
+  final CallOwner owner() {
+    return owner;
   }
 
-  /** Nanoseconds left before the call times out (may be negative). */
-  public final long remainingNanos() {
-    return invocation.deadlineNanos() - System.nanoTime();
+  /** The schemas of the connection the call was sent on. */
+  final PeerSchemas peerSchemas() {
+    return owner == null ? null : owner.peerSchemas();
   }
 
-  /** The time left, as sent to the server: a retry tells it only what is left of the timeout. */
-  private int remainingMillis() {
-    long millis = TimeUnit.NANOSECONDS.toMillis(remainingNanos());
-    return (int) Math.max(1, Math.min(method.timeoutMillis(), millis));
+  /** Whether the method streams (either way): a caller giving up tells the server. */
+  public final boolean isStream() {
+    return method.isStream();
   }
+
+  /** The receiving half of a server stream; {@code null} for other calls. */
+  public StreamReceiver receiver() {
+    return null;
+  }
+
+  /** The sending half of the stream argument; {@code null} for calls without one. */
+  public final StreamSender sender() {
+    return sender;
+  }
+
+  /** Attaches the sending half of the stream argument; before the call is sent. */
+  final void sender(StreamSender sender) {
+    this.sender = sender;
+  }
+
+  /**
+   * The {@code STREAM_END} of a server stream arrived (its connection has forgotten the call).
+   * Only calls with a {@linkplain #receiver() receiver} get it.
+   */
+  public void streamEnded(StreamFrames end) {
+    throw new IllegalStateException(model().displayName() + " is not a server stream");
+  }
+
+  /** Messages received on a server stream so far. */
+  long streamMessagesReceived() {
+    StreamReceiver current = receiver();
+    return current == null ? 0 : current.received();
+  }
+
+  /** Messages of the stream argument sent so far. */
+  long streamMessagesSent() {
+    StreamSender current = sender;
+    return current == null ? 0 : current.sent();
+  }
+
+  // The outcome.
 
   /** Whether the call has its outcome (or its caller gave up). */
   public final boolean isFinished() {
     return finished;
   }
 
-  /** Writes the request payload. */
-  public final void writeTo(ProtoWriter out) throws IOException {
-    MethodModel model = method.model();
-    boolean stream = model.isStream();
-    RequestWriter.write(
-        out,
-        requestId,
-        model.nameFields(),
-        model.parameterTypeFields(),
-        model.parameterCodecs(),
-        invocation.args(),
-        stream ? streamTimeoutMillis() : remainingMillis(),
-        metadata,
-        method.sizeHints().arguments());
-    if (model.isServerStream()) {
-      RequestWriter.writeInitialCredit(out, initialCredit());
-    }
-  }
-
-  /** A stream's deadline, as sent: 0 (none) unless it has its own timeout or inherited one. */
-  private int streamTimeoutMillis() {
-    return invocation.inherited() || method.timeoutMillis() > 0 ? remainingMillis() : 0;
-  }
-
-  /** The credit a server stream's request grants; 0 for other calls. */
-  int initialCredit() {
-    return 0;
+  /** Claims the outcome; true for exactly one caller. */
+  final boolean finish() {
+    return FINISHED.compareAndSet(this, false, true);
   }
 
   /**
-   * A {@code STREAM_MESSAGE} for this call arrived, on the event loop; the call then owns {@code
-   * payload}. Returns false, releasing it, if this is not a server stream: the server broke the
-   * protocol.
+   * The attempt is about to be encoded and sent to {@code server}: runs the interceptors' {@code
+   * onStart}, on the sending thread.
+   *
+   * @throws RpcxException if an interceptor fails the attempt; it is not sent, not retried and
+   *     does not count against the server
    */
-  public boolean streamMessage(ReplyEnvelope envelope, Payload payload) {
+  public final void start(String server) {
+    if (interceptors != null) {
+      interceptors.start(server);
+    }
+  }
+
+  /** Whether an interceptor failed this attempt before it was sent. */
+  final boolean refusedByInterceptor() {
+    return interceptors != null && interceptors.refused();
+  }
+
+  /** The request of this attempt was encoded: {@code bytes} of payload. */
+  public final void encoded(int bytes) {
+    if (interceptors != null) {
+      interceptors.encoded(bytes);
+    }
+  }
+
+  /**
+   * Delivers the reply; this call then owns {@code payload}. Ignored if already finished. A reply
+   * that arrives after the deadline times the call out instead: a caller never gets a result
+   * later than it asked to wait, however late its timeout fired. An error reply is turned into
+   * its exception here, by the one mapping ({@link Failures}): the caller and the interceptors
+   * get the same type, safe to retry or not alike.
+   */
+  public final void reply(ReplyEnvelope envelope, Payload payload) {
+    if (remainingNanos() < 0) {
+      payload.release();
+      timeOut();
+      return;
+    }
+    if (!finish()) {
+      payload.release();
+      return;
+    }
+    int bytes = payload.length();
+    if (!envelope.isError()) {
+      ended(CallOutcome.REPLIED, null, bytes);
+      onReply(envelope, payload);
+      return;
+    }
     payload.release();
-    return false;
+    StatusCode code = envelope.errorCode();
+    String message = envelope.errorMessage();
+    RpcxException failure =
+        method.failure(code, message, envelope.exceptionClass(), address(), false);
+    // The interceptors get the server's own words, through the same mapping as the caller.
+    ended(
+        CallOutcome.REPLIED,
+        interceptors == null ? failure : Failures.of(code, message, envelope.exceptionClass(), false),
+        bytes);
+    onFailure(failure, method.thrown(failure, message));
   }
 
-  /**
-   * The {@code STREAM_MESSAGE}s of one read (one or more {@link #streamMessage}) are all in, on the
-   * event loop: the call hands them on now, once per read rather than once per message.
-   */
-  public void streamMessagesArrived() {}
-
-  /**
-   * The {@code STREAM_END} of this call arrived (its connection has forgotten it). Returns false if
-   * this is not a server stream: the server broke the protocol.
-   */
-  public boolean streamEnd(StreamFrames end) {
-    return false;
-  }
-
-  /**
-   * A {@code STREAM_CREDIT} for this call arrived, on the event loop: the server may take {@code
-   * messages} more of its stream argument. Returns false if the call has no stream argument: the
-   * server broke the protocol.
-   */
-  public final boolean streamCredit(int messages) {
-    Upload current = upload;
-    if (current == null) {
-      return false;
+  /** Fails the call. Ignored if already finished. */
+  public final void fail(RpcxException failure) {
+    if (finish()) {
+      ended(
+          failure instanceof UnavailableException && !refusedByInterceptor()
+              ? CallOutcome.UNAVAILABLE
+              : CallOutcome.OTHER,
+          failure,
+          0);
+      onFailure(failure, failure);
     }
-    current.credit(messages);
-    return true;
   }
 
-  /** Attaches the upload of this call's stream argument; before the call is sent. */
-  final void upload(Upload upload) {
-    this.upload = upload;
-  }
-
-  @Override
-  public long streamMessagesSent() {
-    Upload current = upload;
-    return current == null ? 0 : current.sent();
+  /**
+   * Times the call out; its connection, which calls this, has forgotten it already. Ignored if
+   * already finished.
+   */
+  public final void timeOut() {
+    if (finish()) {
+      ended(CallOutcome.TIMED_OUT, method.timeoutException(this), 0);
+      onTimeout();
+    }
   }
 
   /**
@@ -267,216 +329,48 @@ public abstract class PendingCall implements ClientCall {
     if (finish()) {
       ended(
           CallOutcome.OTHER,
-          null,
           new CancelledException(
-              "the stream argument of " + model().displayName() + " failed: " + error, error));
+              "the stream argument of " + model().displayName() + " failed: " + error, error),
+          0);
       onArgumentFailure(error);
     }
   }
 
-  /** The call failed because its stream argument did (see {@link #failFromArgument}). */
-  void onArgumentFailure(Throwable error) {
-    throw new IllegalStateException(model().displayName() + " has no stream argument", error);
-  }
-
-  /** Adds the bytes of a stream's message to what the interceptors see as the response's size. */
-  final void countResponseBytes(int bytes) {
-    responseBytes += bytes;
-  }
-
-  /** Whether the transport must time this call out (no caller thread waits for it). */
-  public abstract boolean needsTimer();
-
   /**
-   * Delivers the reply; this call then owns {@code payload}. Ignored if already finished. A reply
-   * that arrives after the deadline times the call out instead: a caller never gets a result
-   * later than it asked to wait, however late its timeout fired.
+   * Tells the route, the stream argument and the interceptors how the attempt ended; once, by
+   * whoever finished it. {@code failure} is what its caller gets, as an {@link RpcxException}, or
+   * null for a value; {@code responseBytes} the reply's size, if one came.
    */
-  public final void reply(ReplyEnvelope envelope, Payload payload) {
-    if (remainingNanos() < 0) {
-      payload.release();
-      timeOut();
-      return;
-    }
-    if (finish()) {
-      responseBytes = payload.length();
-      ended(CallOutcome.REPLIED, envelope, null);
-      onReply(envelope, payload);
-    } else {
-      payload.release();
-    }
-  }
-
-  /** Fails the call. Ignored if already finished. */
-  public final void fail(RpcxException failure) {
-    if (finish()) {
-      ended(
-          failure instanceof UnavailableException && !refusedByInterceptor
-              ? CallOutcome.UNAVAILABLE
-              : CallOutcome.OTHER,
-          null,
-          failure);
-      onFailure(failure);
-    }
-  }
-
-  /**
-   * Times the call out; its connection, which calls this, has forgotten it already. Ignored if
-   * already finished.
-   */
-  public final void timeOut() {
-    if (finish()) {
-      ended(CallOutcome.TIMED_OUT, null, null);
-      onTimeout();
-    }
-  }
-
-  /**
-   * Tells the route and the interceptors how the attempt ended; once, by whoever finished it.
-   * {@code envelope} is the reply's, if one came; {@code failure} the failure, if known (a timeout
-   * passes the exception its caller gets, or none if that is made later).
-   */
-  final void ended(CallOutcome outcome, ReplyEnvelope envelope, RpcxException failure) {
-    Upload uploading = upload;
+  final void ended(CallOutcome outcome, RpcxException failure, int responseBytes) {
+    StreamSender uploading = sender;
     if (uploading != null) {
-      uploading.callEnded();
+      uploading.close();
     }
     CallRoute current = route;
     if (current != null) {
       current.ended(this, outcome);
     }
-    if (interceptors.length != 0) {
-      endInterceptors(outcome, envelope, failure);
+    if (interceptors != null) {
+      StreamReceiver receiving = receiver();
+      interceptors.received(receiving == null ? responseBytes : receiving.receivedBytes());
+      interceptors.ended(failure);
     }
   }
 
-  /**
-   * The attempt is about to be encoded and sent to {@code server}: runs the interceptors' {@link
-   * ClientInterceptor#onStart}, on the sending thread. An attempt an interceptor fails is not
-   * retried and does not count against the server.
-   *
-   * @throws RpcxException if an interceptor fails the attempt
-   */
-  public final void start(String server) {
-    if (interceptors.length == 0) {
-      return;
-    }
-    this.server = server;
-    this.startNanos = System.nanoTime();
-    interceptorsStarted = 0;
-    for (ClientInterceptor interceptor : interceptors) {
-      try {
-        interceptor.onStart(this);
-      } catch (RpcxException e) {
-        refusedByInterceptor = true;
-        throw e;
-      } catch (RuntimeException e) {
-        refusedByInterceptor = true;
-        throw new InternalErrorException(
-            "client interceptor "
-                + interceptor.getClass().getName()
-                + " failed before "
-                + model().displayName()
-                + " was sent: "
-                + e,
-            e);
-      } finally {
-        interceptorsStarted++;
-      }
-    }
-  }
-
-  /**
-   * Starts the interceptors of an attempt that ended before it could be sent anywhere, so that
-   * every end has its start: each is started whatever the others do, and what they add to the
-   * metadata is dropped with the attempt.
-   */
-  private void startLate() {
-    this.startNanos = System.nanoTime();
-    interceptorsStarted = 0;
-    for (ClientInterceptor interceptor : interceptors) {
-      try {
-        interceptor.onStart(this);
-      } catch (RuntimeException e) {
-        logger.warn(
-            "Client interceptor {} failed to start {}, which was not sent",
-            interceptor.getClass().getName(),
-            model().displayName(),
-            e);
-      } finally {
-        interceptorsStarted++;
-      }
-    }
-  }
-
-  /** Whether an interceptor failed this attempt before it was sent. */
-  final boolean refusedByInterceptor() {
-    return refusedByInterceptor;
-  }
-
-  /** The request of this attempt was encoded: {@code bytes} of payload. */
-  public final void encoded(int bytes) {
-    requestBytes = bytes;
-  }
-
-  private void endInterceptors(CallOutcome outcome, ReplyEnvelope envelope, RpcxException failure) {
-    if (interceptorsStarted < 0) {
-      startLate();
-    }
-    StatusCode status;
-    if (envelope != null) {
-      status = envelope.isError() ? envelope.errorCode() : StatusCode.OK;
-      if (envelope.isError()) {
-        failure =
-            Failures.of(status, envelope.errorMessage(), envelope.exceptionClass());
-      }
-    } else if (outcome == CallOutcome.TIMED_OUT) {
-      status = StatusCode.TIMEOUT;
-      if (failure == null) {
-        failure = method.timeoutException(this);
-      }
-    } else if (failure == null) {
-      status = StatusCode.OK; // a stream that ended normally
-    } else {
-      status = failure.status();
-    }
-    CallResult result =
-        new CallResult(
-            status, failure, System.nanoTime() - startNanos, requestBytes, responseBytes);
-    for (int i = Math.min(interceptorsStarted, interceptors.length) - 1; i >= 0; i--) {
-      try {
-        interceptors[i].onEnd(this, result);
-      } catch (RuntimeException e) {
-        logger.warn(
-            "Client interceptor {} failed at the end of {}",
-            interceptors[i].getClass().getName(),
-            model().displayName(),
-            e);
-      }
-    }
-  }
-
-  /** Claims the outcome; true for exactly one caller. */
-  final boolean finish() {
-    return FINISHED.compareAndSet(this, false, true);
-  }
-
+  /** A reply with a value arrived; the call owns {@code payload}. */
   abstract void onReply(ReplyEnvelope envelope, Payload payload);
 
-  abstract void onFailure(RpcxException failure);
+  /**
+   * The call failed with {@code failure}; its caller gets {@code thrown} (the same, or the checked
+   * exception the method declares that the server threw).
+   */
+  abstract void onFailure(RpcxException failure, Throwable thrown);
 
   /** The call timed out (and was finished): tell its caller. */
   abstract void onTimeout();
 
-  /** The schemas of the connection the call was sent on. */
-  final PeerSchemas peerSchemas() {
-    return owner == null ? null : owner.peerSchemas();
-  }
-
-  /** The connection the call was sent on, or {@code null}; as seen by the thread that sent it. */
-  final CallOwner owner() {
-    return owner;
-  }
+  /** The call failed because its stream argument did (see {@link #failFromArgument}). */
+  abstract void onArgumentFailure(Throwable error);
 
   /**
    * Tells the connection the caller has given up on the call; for a stream, the server is told
@@ -484,101 +378,7 @@ public abstract class PendingCall implements ClientCall {
    */
   final void abandon() {
     if (owner != null) {
-      if (model().isStream()) {
-        owner.cancelStream(this, "");
-      } else {
-        owner.abandon(this);
-      }
+      owner.abandon(this);
     }
-  }
-
-  // ClientCall, for interceptors.
-
-  @Override
-  public final String service() {
-    return model().service();
-  }
-
-  @Override
-  public final String method() {
-    return model().name();
-  }
-
-  @Override
-  public final Method javaMethod() {
-    return model().javaMethod();
-  }
-
-  @Override
-  public final String server() {
-    return server;
-  }
-
-  @Override
-  public final Duration timeRemaining() {
-    return Duration.ofNanos(remainingNanos());
-  }
-
-  @Override
-  public final List<Object> arguments() {
-    Object[] args = invocation.args();
-    return args == null ? List.of() : Collections.unmodifiableList(Arrays.asList(args));
-  }
-
-  @Override
-  public final Map<String, String> metadata() {
-    return Collections.unmodifiableMap(metadata);
-  }
-
-  @Override
-  public final void putMetadata(String key, String value) {
-    // Not "finished": an attempt may end (timed out, cancelled, never sent) while an interceptor
-    // is starting it; what it adds then is dropped with the attempt.
-    if (interceptorsStarted < 0 || interceptorsStarted >= interceptors.length) {
-      throw new IllegalStateException(
-          "metadata can be added only in ClientInterceptor.onStart, before the attempt is sent");
-    }
-    if (metadata == method.metadata()) {
-      metadata = new HashMap<>(metadata);
-    }
-    metadata.put(Checks.metadataKey(key), Objects.requireNonNull(value, "value"));
-  }
-
-  @Override
-  public final RpcxContext context() {
-    return invocation.caller();
-  }
-
-  @Override
-  public final <T> void attach(RpcxContext.Key<T> key, T value) {
-    Object[] current = attachments;
-    if (current == null) {
-      attachments = new Object[] {key, value};
-      return;
-    }
-    for (int i = 0; i < current.length; i += 2) {
-      if (current[i] == key) {
-        current[i + 1] = value;
-        return;
-      }
-    }
-    Object[] grown = Arrays.copyOf(current, current.length + 2);
-    grown[current.length] = key;
-    grown[current.length + 1] = value;
-    attachments = grown;
-  }
-
-  @Override
-  @SuppressWarnings("unchecked")
-  public final <T> T attachment(RpcxContext.Key<T> key) {
-    Object[] current = attachments;
-    if (current != null) {
-      for (int i = 0; i < current.length; i += 2) {
-        if (current[i] == key) {
-          return (T) current[i + 1];
-        }
-      }
-    }
-    return null;
   }
 }

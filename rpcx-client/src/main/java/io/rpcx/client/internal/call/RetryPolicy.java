@@ -45,7 +45,7 @@ public final class RetryPolicy {
     if (!(failure instanceof UnavailableException) || attempt.refusedByInterceptor()) {
       return false;
     }
-    if (!((UnavailableException) failure).isSafeToRetry() && !attempt.model().isIdempotent()) {
+    if (!((UnavailableException) failure).isSafeToRetry() && !attempt.model().descriptor().isIdempotent()) {
       return false;
     }
     if (attempt.attempt() >= maxAttempts) {

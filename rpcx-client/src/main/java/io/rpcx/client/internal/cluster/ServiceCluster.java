@@ -76,11 +76,9 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
     Picker current = picker;
     if (current == null) {
       call.fail(
-          new UnavailableException(
+          UnavailableException.notProcessed(
               call.model().displayName() + " was not sent: " + source + " lists no server for"
-                  + " service '" + service + "'",
-              true,
-              null));
+                  + " service '" + service + "'"));
       return;
     }
     Member member = start(current, call);

@@ -134,9 +134,14 @@ public final class ProxyFactory {
             });
     long timeout =
         model.timeoutMillis() > 0 ? model.timeoutMillis() : config.defaultTimeoutMillis();
+    return clientMethod(model, cluster, timeout);
+  }
+
+  private ClientMethod clientMethod(MethodModel model, ServiceCluster cluster, long timeoutMillis) {
     return new ClientMethod(
-        model, cluster, timeout, completions, config.connection().maxNestingDepth(),
-        config.metadata(), retries, config.interceptors());
+        model, cluster, timeoutMillis, completions, config.connection().maxNestingDepth(),
+        config.metadata(), retries, config.interceptors(), config.connection().maxStreamWindow(),
+        config.connection().maxStreamBufferedBytes());
   }
 
   /** What makes raw calls the same method. */
@@ -156,15 +161,10 @@ public final class ProxyFactory {
       MethodModel method = entry.getValue();
       // A stream has a deadline only from its own annotation (0: none), never the default.
       long timeout =
-          method.timeoutMillis() > 0 || method.isStream()
+          method.timeoutMillis() > 0 || method.descriptor().shape().isStream()
               ? method.timeoutMillis()
               : config.defaultTimeoutMillis();
-      methods.put(
-          entry.getKey(),
-          new ClientMethod(
-              method, cluster, timeout, completions, config.connection().maxNestingDepth(),
-              config.metadata(), retries, config.interceptors(),
-              config.connection().maxStreamWindow(), config.connection().maxStreamBufferedBytes()));
+      methods.put(entry.getKey(), clientMethod(method, cluster, timeout));
     }
     String prefix = "RPCX client of service '" + model.name() + "' (" + type.getName() + ") at ";
     return Proxy.newProxyInstance(

@@ -19,29 +19,24 @@ final class CallFailures {
 
   /** A call that was never written: the connection had closed ({@code cause}, if known). */
   UnavailableException notSent(PendingCall call, RpcxException cause) {
-    return new UnavailableException(
+    return UnavailableException.notProcessed(
         call.model().displayName() + " was not sent to " + address + ": "
             + (cause != null ? cause.getMessage() : "the connection is closed"),
-        true,
         cause);
   }
 
   /** A call that was never written because the client is closing. */
   UnavailableException notSentClientClosed(PendingCall call) {
-    return new UnavailableException(
-        call.model().displayName() + " was not sent to " + address + ": the client is closed",
-        true,
-        null);
+    return UnavailableException.notProcessed(
+        call.model().displayName() + " was not sent to " + address + ": the client is closed");
   }
 
   /** The connection closed ({@code what} happened, if known) before the server's preface. */
   UnavailableException notAnRpcxServer(String what) {
-    return new UnavailableException(
+    return UnavailableException.notProcessed(
         address + " closed the connection before completing the RPCX handshake"
             + (what == null ? "" : " (" + what + ")")
-            + " (is it an RPCX server? does it require TLS?)",
-        true,
-        null);
+            + " (is it an RPCX server? does it require TLS?)");
   }
 
   /**
@@ -53,17 +48,17 @@ final class CallFailures {
       PendingCall call, RpcxException cause, boolean handshakeDone, boolean wasDraining) {
     if (!handshakeDone && cause instanceof UnavailableException) {
       // The server never spoke RPCX on this connection, so it processed nothing.
-      return new UnavailableException(
-          call.model().displayName() + " was not processed: " + cause.getMessage(), true, cause);
+      return UnavailableException.notProcessed(
+          call.model().displayName() + " was not processed: " + cause.getMessage(), cause);
     }
     String message =
         "connection to " + address + " closed while " + call.model().displayName()
             + " was in flight: "
             + (cause == null || wasDraining ? "the connection was lost" : cause.getMessage());
     if (cause == null || cause instanceof UnavailableException) {
-      return new UnavailableException(message, false, cause);
+      return UnavailableException.mayHaveRun(message, cause);
     }
-    return Failures.of(cause.status(), message, "");
+    return Failures.of(cause.status(), message, "", true);
   }
 
   /**

@@ -25,7 +25,6 @@ import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.QueuedWrite;
-import io.rpcx.core.internal.transport.ReadArrivals;
 import io.rpcx.core.internal.transport.SchemaAnnouncements;
 import io.rpcx.core.internal.transport.WriteQueue;
 import java.io.IOException;
@@ -41,13 +40,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One persistent, multiplexed connection to a server: its life from connecting through the RPCX
- * handshake to draining (after GOAWAY or retirement) and closing, and the calls it carries.
+ * handshake (or a probe's PING) to draining (after GOAWAY or retirement) and closing, and the calls
+ * it carries.
  *
- * <p>Any thread may {@link #send} a call: the request is encoded on the caller's thread and queued;
- * the event loop registers it among the {@link PendingCalls} (which time it) and writes it, one
- * flush per batch. Replies are matched by request id. {@link KeepAlive} pings a silent server.
- * When the connection closes, every pending call fails at once with what {@link CallFailures}
- * says; calls not yet written fail as safe to retry.
+ * <p>Any thread may {@link #send} a call: the request is encoded on the caller's thread ({@link
+ * RequestFrames}) and queued; the event loop registers it among the {@link PendingCalls} (which
+ * time it) and writes it, one flush per batch. Replies are matched by request id; stream frames
+ * are {@link ClientStreamFrames}'. {@link KeepAlive} pings a silent server. When the connection
+ * closes, every pending call fails at once with what {@link CallFailures} says; calls not yet
+ * written fail as safe to retry.
  */
 final class ClientConnection implements CallOwner {
   private static final Logger logger = LoggerFactory.getLogger(ClientConnection.class);
@@ -63,8 +64,7 @@ final class ClientConnection implements CallOwner {
   private final AtomicInteger ids = new AtomicInteger();
   /** Calls written and not yet answered, by request id; event loop only. */
   private final PendingCalls pending = new PendingCalls();
-  /** The streams that received messages in the current read; event loop only. */
-  private final ReadArrivals arrivals = new ReadArrivals();
+  private final ClientStreamFrames streams = new ClientStreamFrames(this);
   private final SchemaAnnouncements announcements = new SchemaAnnouncements();
   private final PeerSchemas peerSchemas = new PeerSchemas();
   private volatile Channel channel;
@@ -152,19 +152,7 @@ final class ClientConnection implements CallOwner {
       id = ids.incrementAndGet();
     }
     call.bind(this, id);
-    ByteBuf frame;
-    try {
-      frame =
-          Frames.encode(
-              channel.alloc(), FrameType.REQUEST, call.sizeHints().request(),
-              settings.maxFrameSize, call::writeTo);
-    } catch (FrameOverLimitException e) {
-      throw new ResourceExhaustedException(
-          "the request of " + call.model().displayName() + " is over the frame limit of "
-              + settings.maxFrameSize + " bytes");
-    } catch (IOException | RuntimeException e) {
-      throw encodingFailed(call, e);
-    }
+    ByteBuf frame = RequestFrames.encode(channel.alloc(), call, settings.maxFrameSize);
     int size = Frames.payloadSize(frame);
     call.sizeHints().request(size);
     call.encoded(size);
@@ -181,11 +169,6 @@ final class ClientConnection implements CallOwner {
       }
     }
     writes.enqueue(outbound);
-  }
-
-  private static BadRequestException encodingFailed(PendingCall call, Exception e) {
-    return new BadRequestException(
-        "cannot encode the arguments of " + call.model().displayName() + ": " + e.getMessage(), e);
   }
 
   /** On the event loop: registers the call and writes its request. */
@@ -230,12 +213,8 @@ final class ClientConnection implements CallOwner {
     PendingCall call = outbound.call;
     boolean written = pending.get(call.requestId()) == outbound;
     pending.expired(outbound);
-    if (written && call.model().isStream() && state != CLOSED) {
-      int id = call.requestId();
-      channel.writeAndFlush(
-          encodeControl(
-              FrameType.STREAM_CANCEL,
-              out -> StreamFrames.writeCancel(out, id, "the client's deadline passed")));
+    if (written && call.isStream() && state != CLOSED) {
+      streams.cancelExpired(call.requestId());
     }
     call.timeOut();
     closeIfDrained();
@@ -247,6 +226,10 @@ final class ClientConnection implements CallOwner {
     if (current == null) {
       return;
     }
+    if (call.isStream()) {
+      streams.cancel(call, "");
+      return;
+    }
     current.eventLoop().execute(
         () -> {
           pending.abandoned(call, call.requestId());
@@ -256,69 +239,28 @@ final class ClientConnection implements CallOwner {
 
   @Override
   public void cancelStream(PendingCall call, String message) {
-    Channel current = channel;
-    if (current == null) {
-      return;
+    if (channel != null) {
+      streams.cancel(call, message);
     }
-    // Through the write queue, behind the stream messages already queued for the call.
-    writes.enqueue(
-        new QueuedWrite() {
-          @Override
-          public void writeTo(Channel channel) {
-            if (pending.abandoned(call, call.requestId()) && state != CLOSED) {
-              channel.write(
-                  encodeControl(
-                      FrameType.STREAM_CANCEL,
-                      out -> StreamFrames.writeCancel(out, call.requestId(), message)));
-            }
-            closeIfDrained();
-          }
-
-          @Override
-          public void abort(Throwable cause) {}
-        });
   }
 
   @Override
   public void sendCredit(PendingCall call, int messages) {
-    // Behind the request in the same queue: the server has the stream when the credit comes.
-    writes.enqueue(
-        new FrameWrite(
-            encodeControl(
-                FrameType.STREAM_CREDIT,
-                out -> StreamFrames.writeCredit(out, call.requestId(), messages))));
+    streams.credit(call, messages);
   }
 
   @Override
   public boolean sendStreamMessage(PendingCall call, Object element) throws IOException {
-    ValueCodec<Object> codec = call.model().streamElementCodec();
-    int id = call.requestId();
-    ByteBuf frame;
-    try {
-      frame =
-          Frames.encode(
-              channel.alloc(), FrameType.STREAM_MESSAGE, call.sizeHints().replyValue() + 8,
-              settings.maxFrameSize,
-              out ->
-                  call.sizeHints().replyValue(
-                      ReplyWriter.writeValue(out, id, codec, element, call.sizeHints().replyValue())));
-    } catch (FrameOverLimitException e) {
-      return false;
-    }
-    writes.enqueue(new FrameWrite(frame));
-    return true;
+    return streams.message(call, element, settings.maxFrameSize);
   }
 
   @Override
   public void sendStreamEnd(PendingCall call) {
-    int id = call.requestId();
-    writes.enqueue(
-        new FrameWrite(
-            encodeControl(
-                FrameType.STREAM_END, out -> StreamFrames.writeEnd(out, id, null, "", ""))));
+    streams.end(call);
   }
 
-  private ByteBuf encodeControl(byte type, Frames.PayloadWriter writer) {
+  /** A control frame of plain fields, encoded at once. */
+  ByteBuf control(byte type, Frames.PayloadWriter writer) {
     try {
       return Frames.encode(channel.alloc(), type, 16, Integer.MAX_VALUE, writer);
     } catch (IOException e) { // plain fields: no I/O
@@ -350,11 +292,9 @@ final class ClientConnection implements CallOwner {
                 connector.address(),
                 settings.handshakeTimeoutMillis);
             closeWith(
-                new UnavailableException(
+                UnavailableException.notProcessed(
                     connector.address() + " accepted the connection but completed no RPCX"
-                        + " handshake within " + settings.handshakeTimeoutMillis + " ms",
-                    true,
-                    null));
+                        + " handshake within " + settings.handshakeTimeoutMillis + " ms"));
           }
         },
         settings.handshakeTimeoutMillis,
@@ -363,13 +303,11 @@ final class ClientConnection implements CallOwner {
 
   private void onConnectFailed(Throwable cause) {
     closeCause =
-        new UnavailableException(
+        UnavailableException.notProcessed(
             "cannot connect to " + connector.address() + ": "
                 + (settings.inProcessName != null
                     ? "no server of that name runs in this JVM"
-                    : CallFailures.describe(cause)),
-            true,
-            cause);
+                    : CallFailures.describe(cause)), cause);
     state = CLOSED;
     if (probing()) {
       probe.completeExceptionally(closeCause);
@@ -388,11 +326,9 @@ final class ClientConnection implements CallOwner {
           () -> {
             if (probing()) {
               closeWith(
-                  new UnavailableException(
+                  UnavailableException.notProcessed(
                       connector.address() + " did not answer a probe's PING within "
-                          + settings.handshakeTimeoutMillis + " ms",
-                      true,
-                      null));
+                          + settings.handshakeTimeoutMillis + " ms"));
             }
           },
           settings.handshakeTimeoutMillis,
@@ -421,7 +357,7 @@ final class ClientConnection implements CallOwner {
    * hands them on, once.
    */
   void onReadComplete() {
-    arrivals.readComplete();
+    streams.readComplete();
   }
 
   /**
@@ -443,11 +379,9 @@ final class ClientConnection implements CallOwner {
               connector.address(),
               keepAlive.timeoutMillis());
           closeWith(
-              new UnavailableException(
+              UnavailableException.mayHaveRun(
                   "the server at " + connector.address() + " did not answer a keepalive ping"
-                      + " within " + keepAlive.timeoutMillis() + " ms (paused or unreachable)",
-                  false,
-                  null));
+                      + " within " + keepAlive.timeoutMillis() + " ms (paused or unreachable)", null));
         });
   }
 
@@ -476,105 +410,9 @@ final class ClientConnection implements CallOwner {
     closeIfDrained();
   }
 
-  /** On the event loop: one element of a server stream. */
-  void onStreamMessage(ByteBuf payloadBuffer) {
-    NettyPayload payload = new NettyPayload(payloadBuffer, meter);
-    ReplyEnvelope envelope;
-    try {
-      envelope = ReplyEnvelope.parse(payload);
-    } catch (ProtocolException e) {
-      payload.release();
-      closeWith(
-          new InternalErrorException(
-              "malformed STREAM_MESSAGE from " + connector.address() + ": " + e.getMessage(), e));
-      return;
-    }
-    OutboundCall outbound = pending.get(envelope.requestId());
-    if (outbound == null) {
-      payload.release(); // the stream ended or was cancelled while this was on its way
-      return;
-    }
-    if (outbound.call.streamMessage(envelope, payload)) {
-      arrivals.add(outbound);
-    } else {
-      // The server streams what this client calls for one reply: the two sides disagree on the
-      // method (its interface changed on one of them). That call fails and the server is told to
-      // stop; the connection and its other calls go on.
-      int id = envelope.requestId();
-      pending.answered(id);
-      channel.writeAndFlush(
-          encodeControl(FrameType.STREAM_CANCEL, out -> StreamFrames.writeCancel(out, id, "")));
-      outbound.call.fail(notAStream(outbound, "STREAM_MESSAGE"));
-      closeIfDrained();
-    }
-  }
-
-  /** On the event loop: the server may take more of a call's stream argument. */
-  void onStreamCredit(ByteBuf payloadBuffer) {
-    StreamFrames credit;
-    try {
-      credit = StreamFrames.parseCredit(new NettyPayload(payloadBuffer));
-    } catch (ProtocolException e) {
-      closeWith(
-          new InternalErrorException(
-              "malformed STREAM_CREDIT from " + connector.address() + ": " + e.getMessage(), e));
-      return;
-    } finally {
-      payloadBuffer.release();
-    }
-    int id = credit.streamId();
-    OutboundCall outbound = pending.get(id);
-    if (outbound == null) {
-      return; // the call ended while this was on its way
-    }
-    if (!outbound.call.streamCredit(credit.messages())) {
-      // Credit for a call without a stream argument: the two sides disagree on the method. That
-      // call fails and the server is told to stop; the connection and its other calls go on.
-      pending.answered(id);
-      channel.writeAndFlush(
-          encodeControl(FrameType.STREAM_CANCEL, out -> StreamFrames.writeCancel(out, id, "")));
-      outbound.call.fail(
-          new InternalErrorException(
-              "the server at " + connector.address() + " sent STREAM_CREDIT for "
-                  + outbound.call.model().displayName() + ", which takes no stream argument",
-              null));
-      closeIfDrained();
-    }
-  }
-
-  /** On the event loop: the end of a server stream. */
-  void onStreamEnd(ByteBuf payloadBuffer) {
-    StreamFrames end;
-    try {
-      end = StreamFrames.parseEnd(new NettyPayload(payloadBuffer));
-    } catch (ProtocolException e) {
-      closeWith(
-          new InternalErrorException(
-              "malformed STREAM_END from " + connector.address() + ": " + e.getMessage(), e));
-      return;
-    } finally {
-      payloadBuffer.release();
-    }
-    OutboundCall outbound = pending.get(end.streamId());
-    if (outbound == null) {
-      return; // cancelled while this was on its way
-    }
-    if (!outbound.call.model().isServerStream()) {
-      pending.answered(end.streamId()); // the server ended the call: it fails, the connection stays
-      outbound.call.fail(notAStream(outbound, "STREAM_END"));
-      closeIfDrained();
-      return;
-    }
-    pending.answered(end.streamId());
-    outbound.call.streamEnd(end);
-    closeIfDrained();
-  }
-
-  private InternalErrorException notAStream(OutboundCall outbound, String frame) {
-    return new InternalErrorException(
-        "the server at " + connector.address() + " sent " + frame + " for "
-            + outbound.call.model().displayName() + ", which is not a stream",
-        null);
+  /** The connection's stream frames, both ways. */
+  ClientStreamFrames streams() {
+    return streams;
   }
 
   /** On the event loop: the server described how it numbers POJO fields. */
@@ -595,8 +433,8 @@ final class ClientConnection implements CallOwner {
       return;
     }
     closeCause =
-        new UnavailableException(
-            "the server at " + connector.address() + " is going away: " + message, true, null);
+        UnavailableException.notProcessed(
+            "the server at " + connector.address() + " is going away: " + message);
     state = DRAINING;
     connector.detach(this);
     closeIfDrained();
@@ -614,11 +452,9 @@ final class ClientConnection implements CallOwner {
   void onIoFailure(IOException cause) {
     closeWith(
         handshakeDone
-            ? new UnavailableException(
+            ? UnavailableException.mayHaveRun(
                 "the connection to " + connector.address() + " failed: "
-                    + CallFailures.describe(cause),
-                false,
-                cause)
+                    + CallFailures.describe(cause), cause)
             : failures.notAnRpcxServer(CallFailures.describe(cause)));
   }
 
@@ -635,8 +471,8 @@ final class ClientConnection implements CallOwner {
       probe.completeExceptionally(
           closeCause != null
               ? closeCause
-              : new UnavailableException(
-                  "the probe's connection to " + connector.address() + " closed", true, null));
+              : UnavailableException.notProcessed(
+                  "the probe's connection to " + connector.address() + " closed"));
       writes.start();
       return; // a probe's connection carries no calls and leaves the connector as it was
     }
@@ -658,7 +494,7 @@ final class ClientConnection implements CallOwner {
     }
   }
 
-  private void closeIfDrained() {
+  void closeIfDrained() {
     if (state == DRAINING && pending.isEmpty()) {
       channel.close();
     }
@@ -681,10 +517,8 @@ final class ClientConnection implements CallOwner {
             return;
           }
           closeCause =
-              new UnavailableException(
-                  "the connection to " + connector.address() + " was retired: " + reason,
-                  true,
-                  null);
+              UnavailableException.notProcessed(
+                  "the connection to " + connector.address() + " was retired: " + reason);
           state = DRAINING;
           closeIfDrained();
         });
@@ -694,13 +528,43 @@ final class ClientConnection implements CallOwner {
   void close(String reason) {
     Channel current = channel;
     if (current != null) {
-      current.eventLoop().execute(() -> closeWith(new UnavailableException(reason, false, null)));
+      current.eventLoop().execute(() -> closeWith(UnavailableException.mayHaveRun(reason, null)));
     }
   }
 
   /** What calls on this connection fail with. */
   CallFailures failures() {
     return failures;
+  }
+
+  // For the connection's stream frames.
+
+  /** Calls written and not yet answered; event loop only. */
+  PendingCalls pending() {
+    return pending;
+  }
+
+  Channel channel() {
+    return channel;
+  }
+
+  WriteQueue writes() {
+    return writes;
+  }
+
+  /** Where received frames not yet decoded are counted. */
+  InboundMeter meter() {
+    return meter;
+  }
+
+  /** The server's address, for messages. */
+  String address() {
+    return connector.address();
+  }
+
+  /** Whether the channel is not closed yet (frames may still be written). */
+  boolean isOpen() {
+    return state != CLOSED;
   }
 
   @Override

@@ -92,13 +92,13 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
         connection.onSchema(frame);
         break;
       case FrameType.STREAM_MESSAGE:
-        connection.onStreamMessage(frame);
+        connection.streams().onMessage(frame);
         break;
       case FrameType.STREAM_END:
-        connection.onStreamEnd(frame);
+        connection.streams().onEnd(frame);
         break;
       case FrameType.STREAM_CREDIT:
-        connection.onStreamCredit(frame);
+        connection.streams().onCredit(frame);
         break;
       case FrameType.GOAWAY:
         GoAway goAway = ControlFrames.parseGoAway(frame);
@@ -122,13 +122,13 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
     if (cause instanceof PrefaceException) {
       logger.warn("Closing connection to {}: {}", address, cause.getMessage());
       connection.closeWith(
-          new UnavailableException(
-              address + " is not a usable RPCX server: " + cause.getMessage(), true, null));
+          UnavailableException.notProcessed(
+              address + " is not a usable RPCX server: " + cause.getMessage()));
     } else if (TlsFailures.find(cause) != null) {
       logger.warn("Closing connection to {}: TLS failed: {}", address, tlsProblem(cause));
       connection.closeWith(
-          new UnavailableException(
-              "TLS with " + address + " failed: " + tlsProblem(cause), true, cause));
+          UnavailableException.notProcessed(
+              "TLS with " + address + " failed: " + tlsProblem(cause), cause));
     } else if (cause instanceof FrameTooLargeException) {
       logger.warn("Closing connection to {}: {}", address, cause.getMessage());
       connection.closeWith(

@@ -6,7 +6,6 @@ import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.core.internal.transport.QueuedWrite;
-import io.rpcx.core.internal.transport.ReadArrivals;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -14,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * connection's {@link PendingCalls} until it ends. An asynchronous call's deadline is a task on
  * the event loop ({@link #run}), cancelled when the call ends otherwise.
  */
-final class OutboundCall extends ReadArrivals.Receiver implements QueuedWrite, Runnable {
+final class OutboundCall implements QueuedWrite, Runnable {
   final PendingCall call;
   final ByteBuf frame;
   private final ClientConnection connection;
@@ -50,12 +49,6 @@ final class OutboundCall extends ReadArrivals.Receiver implements QueuedWrite, R
   @Override
   public void run() {
     connection.expired(this);
-  }
-
-  /** Stream messages came for its call in the read just completed. */
-  @Override
-  protected void messagesArrived() {
-    call.streamMessagesArrived();
   }
 
   @Override

@@ -1,21 +1,12 @@
 package io.rpcx.client.internal.transport;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelPipeline;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.ServerLink;
-import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
-import io.rpcx.core.internal.transport.FrameDecoder;
 import io.rpcx.core.internal.transport.InProcess;
-import io.rpcx.core.internal.transport.InboundMeter;
-import io.rpcx.core.internal.transport.PrefaceHandler;
-import io.rpcx.core.internal.transport.SslContexts;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -127,11 +118,9 @@ final class ServerConnector implements ServerLink {
 
   private synchronized ClientConnection connection(PendingCall call) {
     if (closed) {
-      throw new UnavailableException(
+      throw UnavailableException.notProcessed(
           call.model().displayName() + " was not sent to " + address + ": "
-              + (closedReason != null ? closedReason : "the client is closed"),
-          true,
-          null);
+              + (closedReason != null ? closedReason : "the client is closed"));
     }
     ClientConnection connection = current;
     if (connection != null && connection.isUsable()) {
@@ -139,10 +128,9 @@ final class ServerConnector implements ServerLink {
     }
     long wait = retryAtNanos - System.nanoTime();
     if (lastFailure != null && wait > 0) {
-      throw new UnavailableException(
+      throw UnavailableException.notProcessed(
           call.model().displayName() + " was not sent to " + address + ": reconnecting in "
               + TimeUnit.NANOSECONDS.toMillis(wait) + " ms after: " + lastFailure.getMessage(),
-          true,
           lastFailure);
     }
     ClientConnection fresh = new ClientConnection(this, settings, false);
@@ -153,41 +141,10 @@ final class ServerConnector implements ServerLink {
 
   /** Builds {@code fresh}'s pipeline and starts connecting it. */
   private void open(ClientConnection fresh) {
-    ClientConnectionHandler handler = new ClientConnectionHandler(address, fresh);
     ChannelFuture connect =
         bootstrap
             .clone()
-            .handler(
-                new ChannelInitializer<Channel>() {
-                  @Override
-                  protected void initChannel(Channel channel) {
-                    ChannelPipeline pipeline = channel.pipeline();
-                    InboundMeter meter =
-                        settings.budget.meter(
-                            reason ->
-                                fresh.closeWith(
-                                    new ResourceExhaustedException(
-                                        "the connection to " + address + " was closed: "
-                                            + reason)));
-                    fresh.meter(meter);
-                    pipeline.addLast("budget", meter);
-                    if (settings.sslContext != null) {
-                      pipeline.addLast(
-                          "tls",
-                          SslContexts.clientHandler(
-                              settings.sslContext, channel.alloc(), host, port,
-                              settings.verifyHostname));
-                    }
-                    pipeline
-                        .addLast("preface", PrefaceHandler.forClient())
-                        .addLast(
-                            "idle",
-                            new IdleStateHandler(
-                                settings.keepAliveIntervalMillis, 0, 0, TimeUnit.MILLISECONDS))
-                        .addLast("frames", new FrameDecoder(settings.maxFrameSize, meter))
-                        .addLast("connection", handler);
-                  }
-                })
+            .handler(new ClientChannelInitializer(fresh, settings, host, port))
             .connect(
                 settings.inProcessName != null
                     ? InProcess.address(host)
@@ -202,7 +159,7 @@ final class ServerConnector implements ServerLink {
     synchronized (this) {
       if (closed) {
         return CompletableFuture.failedFuture(
-            new UnavailableException("not probed: " + closedReason, true, null));
+            UnavailableException.notProcessed("not probed: " + closedReason));
       }
       open(fresh);
     }

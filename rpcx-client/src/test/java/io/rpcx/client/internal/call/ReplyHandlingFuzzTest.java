@@ -74,7 +74,9 @@ class ReplyHandlingFuzzTest {
               16,
               Map.of(),
               RETRIES,
-              List.of()),
+              List.of(),
+              1024,
+              4L << 20),
           new ClientMethod(
               MODEL.method("names"),
               NOWHERE,
@@ -83,7 +85,9 @@ class ReplyHandlingFuzzTest {
               16,
               Map.of(),
               RETRIES,
-              List.of()));
+              List.of(),
+              1024,
+              4L << 20));
 
   @FuzzTest(maxDuration = "10m")
   void aReplyBecomesAValueOrATypedFailure(FuzzedDataProvider data) throws Throwable {

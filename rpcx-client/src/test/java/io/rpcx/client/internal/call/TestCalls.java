@@ -63,6 +63,8 @@ public final class TestCalls {
             16,
             Map.of(),
             new RetryPolicy(3, new RetryBudget(0.2, 10)),
-            List.of());
+            List.of(),
+            1024,
+            4L << 20);
   }
 }

@@ -53,7 +53,7 @@ class ServiceClusterTest {
                       address,
                       call -> {
                         reachedDown.incrementAndGet();
-                        call.fail(new UnavailableException("connection refused", true, null));
+                        call.fail(UnavailableException.notProcessed("connection refused"));
                       });
               downChannel.set(channel);
               return channel;

@@ -65,6 +65,6 @@ final class TestChannel implements ServerLink {
     return answersProbes
         ? CompletableFuture.completedFuture(null)
         : CompletableFuture.failedFuture(
-            new UnavailableException("connection refused", true, null));
+            UnavailableException.notProcessed("connection refused"));
   }
 }

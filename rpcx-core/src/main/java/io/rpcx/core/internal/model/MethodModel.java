@@ -1,5 +1,6 @@
 package io.rpcx.core.internal.model;
 
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.internal.codec.RawValueCodec;
 import io.rpcx.core.internal.codec.Schemas;
 import io.rpcx.core.internal.codec.StreamCodec;
@@ -18,9 +19,7 @@ import java.util.List;
  * the sizes last encoded, is kept beside it: {@code SizeHints}.)
  */
 public final class MethodModel {
-  private final String service;
-  private final String name;
-  private final Method javaMethod;
+  private final MethodDescriptor descriptor;
   private final ValueCodec<Object>[] parameterCodecs;
   private final boolean[] primitiveParameters;
   private final String[] parameterNames;
@@ -28,53 +27,36 @@ public final class MethodModel {
   private final byte[][] parameterTypeFields;
   private final ValueCodec<Object> resultCodec;
   private final boolean primitiveResult;
-  private final boolean async;
-  private final boolean serverStream;
-  private final boolean blockingStream;
   private final int streamParameterIndex;
   private final long timeoutMillis;
   private final List<Class<?>> declaredExceptions;
-  private final boolean idempotent;
   private final boolean inheritsDeadline;
   private final int routingKeyIndex;
-  private final String displayName;
   private final byte[] nameFields;
   private final byte[] parameterSchemas;
   private final byte[] resultSchemas;
 
   MethodModel(
-      String service,
-      String name,
-      Method javaMethod,
+      MethodDescriptor descriptor,
       ValueCodec<Object>[] parameterCodecs,
       String[] parameterNames,
       ValueCodec<Object> resultCodec,
-      boolean async,
-      boolean serverStream,
-      boolean blockingStream,
       int streamParameterIndex,
       long timeoutMillis,
       List<Class<?>> declaredExceptions,
-      boolean idempotent,
       boolean inheritsDeadline,
       int routingKeyIndex) {
-    this.service = service;
-    this.name = name;
-    this.javaMethod = javaMethod;
+    this.descriptor = descriptor;
     this.parameterCodecs = parameterCodecs;
     this.parameterNames = parameterNames;
     this.resultCodec = resultCodec;
-    this.async = async;
-    this.serverStream = serverStream;
-    this.blockingStream = blockingStream;
     this.streamParameterIndex = streamParameterIndex;
     this.timeoutMillis = timeoutMillis;
     this.declaredExceptions = List.copyOf(declaredExceptions);
-    this.idempotent = idempotent;
     this.inheritsDeadline = inheritsDeadline;
     this.routingKeyIndex = routingKeyIndex;
-    this.displayName = service + "/" + name;
-    this.nameFields = RequestWriter.nameFields(service, name);
+    this.nameFields = RequestWriter.nameFields(descriptor.service(), descriptor.method());
+    Method javaMethod = descriptor.javaMethod();
     int count = parameterCodecs.length;
     this.primitiveParameters = new boolean[count];
     this.parameterTypeNames = new byte[count][];
@@ -85,7 +67,7 @@ public final class MethodModel {
       parameterTypeNames[i] = parameterCodecs[i].typeName().getBytes(StandardCharsets.UTF_8);
       parameterTypeFields[i] = RequestWriter.typeField(parameterCodecs[i].typeName());
     }
-    this.primitiveResult = !async && javaMethod != null && javaMethod.getReturnType().isPrimitive();
+    this.primitiveResult = javaMethod != null && javaMethod.getReturnType().isPrimitive();
     this.parameterSchemas = SchemaFrames.encode(Schemas.reachableFrom(Arrays.asList(parameterCodecs)));
     this.resultSchemas =
         SchemaFrames.encode(Schemas.reachableFrom(resultCodec == null ? List.of() : List.of(resultCodec)));
@@ -98,7 +80,7 @@ public final class MethodModel {
    *
    * @param timeoutMillis the call's own timeout, 0 for the client's default
    */
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // an array of a generic type
   public static MethodModel raw(
       String service,
       String name,
@@ -113,9 +95,15 @@ public final class MethodModel {
       names[i] = "arg" + i;
     }
     return new MethodModel(
-        service, name, null, codecs, names,
-        (ValueCodec<Object>) (ValueCodec<?>) new RawValueCodec(resultType), true, false, false, -1,
-        timeoutMillis, List.of(), idempotent, true, -1);
+        MethodDescriptor.of(service, name, MethodDescriptor.Shape.UNARY, true, idempotent),
+        codecs,
+        names,
+        (ValueCodec<Object>) (ValueCodec<?>) new RawValueCodec(resultType),
+        -1,
+        timeoutMillis,
+        List.of(),
+        true,
+        -1);
   }
 
   /**
@@ -131,27 +119,14 @@ public final class MethodModel {
     return resultSchemas;
   }
 
-  /** Published service name. */
-  public String service() {
-    return service;
-  }
-
-  /** Published method name. */
-  public String name() {
-    return name;
+  /** What the method is, as interceptors and integrations see it: names, shape, Java method. */
+  public MethodDescriptor descriptor() {
+    return descriptor;
   }
 
   /** {@code service/method}, for messages. */
   public String displayName() {
-    return displayName;
-  }
-
-  /**
-   * The Java method (on the client interface, or on the service interface for a server); {@code
-   * null} for a {@linkplain #raw raw call}.
-   */
-  public Method javaMethod() {
-    return javaMethod;
+    return descriptor.fullName();
   }
 
   public int parameterCount() {
@@ -196,38 +171,12 @@ public final class MethodModel {
     return primitiveResult;
   }
 
-  /** Whether the method returns a {@code CompletableFuture} (or {@code CompletionStage}). */
-  public boolean isAsync() {
-    return async;
-  }
-
-  /**
-   * Whether the method's result is a stream (docs/PROTOCOL.md, section 5): it returns {@code
-   * Flow.Publisher<T>} or {@code Stream<T>}, and {@link #resultCodec()} is the codec of {@code T}.
-   * True for a bidirectional stream too, which also has a {@linkplain #streamParameterIndex stream
-   * argument}.
-   */
-  public boolean isServerStream() {
-    return serverStream;
-  }
-
   /**
    * The index of the {@code Flow.Publisher<T>} parameter, whose elements the client streams to the
-   * server (a client stream, or a bidirectional stream if {@link #isServerStream()} too); -1 if
-   * there is none. Its codec in {@link #parameterCodecs()} is a {@link StreamCodec}.
+   * server (a client or bidirectional stream); -1 if there is none. Its codec in {@link #parameterCodecs()} is a {@link StreamCodec}.
    */
   public int streamParameterIndex() {
     return streamParameterIndex;
-  }
-
-  /** Whether the method takes a stream argument: a client or bidirectional stream. */
-  public boolean hasStreamArgument() {
-    return streamParameterIndex >= 0;
-  }
-
-  /** Whether the method streams in either direction (or both): never retried, no default timeout. */
-  public boolean isStream() {
-    return serverStream || streamParameterIndex >= 0;
   }
 
   /** The codec of the stream argument's elements; {@code null} if there is no stream argument. */
@@ -237,17 +186,12 @@ public final class MethodModel {
         : ((StreamCodec) parameterCodecs[streamParameterIndex]).element();
   }
 
-  /** Whether the method is a server stream returning a blocking {@code java.util.stream.Stream}. */
-  public boolean isBlockingStream() {
-    return blockingStream;
-  }
-
   /** The result's type descriptor: {@code void}, the result codec's, or {@code stream<T>}. */
   public String resultTypeName() {
     if (resultCodec == null) {
       return "void";
     }
-    return serverStream ? "stream<" + resultCodec.typeName() + ">" : resultCodec.typeName();
+    return descriptor.shape().serverStreams() ? "stream<" + resultCodec.typeName() + ">" : resultCodec.typeName();
   }
 
   /**
@@ -256,11 +200,6 @@ public final class MethodModel {
    */
   public long timeoutMillis() {
     return timeoutMillis;
-  }
-
-  /** Whether the method or its interface is annotated {@code @Idempotent}. */
-  public boolean isIdempotent() {
-    return idempotent;
   }
 
   /**
@@ -288,6 +227,6 @@ public final class MethodModel {
 
   @Override
   public String toString() {
-    return displayName;
+    return descriptor.fullName();
   }
 }

@@ -5,6 +5,7 @@ import io.rpcx.annotation.OwnDeadline;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.annotation.RoutingKey;
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.internal.codec.CodecRegistry;
 import io.rpcx.core.internal.codec.StreamCodec;
 import io.rpcx.core.internal.codec.UnsupportedTypeException;
@@ -162,11 +163,12 @@ public final class ServiceModels {
               type.isAnnotationPresent(Idempotent.class),
               type.isAnnotationPresent(OwnDeadline.class),
               codecs);
-      MethodModel previous = byName.putIfAbsent(model.name(), model);
+      MethodModel previous = byName.putIfAbsent(model.descriptor().method(), model);
       if (previous != null) {
         throw new IllegalArgumentException(
-            "duplicate published method name '" + model.name() + "' in service '" + service
-                + "' (" + type.getName() + "): " + describe(previous.javaMethod()) + " and "
+            "duplicate published method name '" + model.descriptor().method() + "' in service '"
+                + service + "' (" + type.getName() + "): "
+                + describe(previous.descriptor().javaMethod()) + " and "
                 + describe(method) + "; give one of them another name with @Method");
       }
       byJava.put(method, model);
@@ -174,7 +176,7 @@ public final class ServiceModels {
     return new ServiceModel(service, type, byName, byJava);
   }
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // arrays of codecs of generic types
   private static MethodModel method(
       String service,
       Method method,
@@ -284,19 +286,17 @@ public final class ServiceModels {
                         && !Error.class.isAssignableFrom(exception))
             .collect(Collectors.toList());
     return new MethodModel(
-        service,
-        name,
-        method,
+        MethodDescriptor.of(
+            service,
+            name,
+            method,
+            serviceIdempotent || method.isAnnotationPresent(Idempotent.class)),
         parameterCodecs,
         parameterNames,
         resultCodec,
-        async,
-        stream,
-        rawResult == Stream.class,
         streamParameter,
         timeoutMillis,
         declared,
-        serviceIdempotent || method.isAnnotationPresent(Idempotent.class),
         !serviceOwnDeadline && !method.isAnnotationPresent(OwnDeadline.class),
         routingKey(method, parameters));
   }

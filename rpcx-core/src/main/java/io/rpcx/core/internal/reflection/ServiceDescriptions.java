@@ -31,7 +31,7 @@ public final class ServiceDescriptions {
   /** The description of {@code model}, with its protobuf message descriptors. */
   public static DescribedService describe(ServiceModel model) {
     List<MethodModel> methods = new ArrayList<>(model.methods());
-    methods.sort(Comparator.comparing(MethodModel::name));
+    methods.sort(Comparator.comparing(method -> method.descriptor().method()));
     List<MethodDescription> described = new ArrayList<>();
     Map<String, TypeDescription> types = new TreeMap<>();
     Map<String, Descriptors.Descriptor> protobufMessages = new HashMap<>();
@@ -53,13 +53,14 @@ public final class ServiceDescriptions {
       }
       described.add(
           new MethodDescription(
-              method.name(),
-              method.javaMethod().getName(),
+              method.descriptor().method(),
+              method.descriptor().javaMethod().getName(),
               parameters,
               method.resultTypeName(),
-              method.isAsync(),
+              // A CompletableFuture's value (a publisher's elements are a stream<T> result).
+              method.descriptor().isAsync() && !method.descriptor().shape().serverStreams(),
               exceptions,
-              method.isIdempotent(),
+              method.descriptor().isIdempotent(),
               method.timeoutMillis(),
               !method.inheritsDeadline()));
     }

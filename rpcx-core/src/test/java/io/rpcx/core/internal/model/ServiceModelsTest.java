@@ -11,6 +11,7 @@ import io.rpcx.annotation.Method;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.annotation.RoutingKey;
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.internal.codec.CodecRegistry;
 import java.io.IOException;
 import java.util.List;
@@ -50,7 +51,7 @@ class ServiceModelsTest {
     assertEquals(300, find.timeoutMillis());
     assertEquals(List.of(IOException.class), find.declaredExceptions());
     assertEquals(2000, model.method("echo").timeoutMillis(), "the interface's timeout applies");
-    assertTrue(model.method("all").isAsync());
+    assertTrue(model.method("all").descriptor().isAsync());
     assertEquals("list<string>", model.method("all").resultCodec().typeName());
     assertEquals(null, model.method("fireAndWait").resultCodec());
     assertEquals(4, model.methods().size(), "default and Object methods are not remote");
@@ -146,11 +147,11 @@ class ServiceModelsTest {
   @Test
   void idempotenceAndRoutingKeysAreReadOnceIntoTheModel() {
     ServiceModel carts = ServiceModels.forClient(Carts.class, codecs);
-    assertTrue(carts.method("load").isIdempotent());
+    assertTrue(carts.method("load").descriptor().isIdempotent());
     assertEquals(1, carts.method("load").routingKeyIndex());
-    assertFalse(carts.method("add").isIdempotent());
+    assertFalse(carts.method("add").descriptor().isIdempotent());
     assertEquals(-1, carts.method("add").routingKeyIndex());
-    assertTrue(ServiceModels.forClient(IdempotentCarts.class, codecs).method("load").isIdempotent());
+    assertTrue(ServiceModels.forClient(IdempotentCarts.class, codecs).method("load").descriptor().isIdempotent());
   }
 
   interface NotAnnotated {}
@@ -215,20 +216,21 @@ class ServiceModelsTest {
   void aMethodReturningAPublisherOrAStreamIsAServerStreamOfItsElementsWithOnlyItsOwnTimeout() {
     ServiceModel model = ServiceModels.forClient(Feed.class, codecs);
     MethodModel watch = model.method("watch");
-    assertTrue(watch.isServerStream());
-    assertFalse(watch.isBlockingStream());
-    assertFalse(watch.isAsync());
+    // A publisher: a server stream its caller does not wait for.
+    assertEquals(MethodDescriptor.Shape.SERVER_STREAM, watch.descriptor().shape());
+    assertTrue(watch.descriptor().isAsync());
     assertEquals("string", watch.resultCodec().typeName());
     assertEquals("stream<string>", watch.resultTypeName());
     // The interface's timeout does not apply to a stream, which may run for hours.
     assertEquals(0, watch.timeoutMillis());
     MethodModel numbers = model.method("numbers");
-    assertTrue(numbers.isServerStream());
-    assertTrue(numbers.isBlockingStream());
+    // A java.util.stream.Stream: a server stream its caller iterates, blocking.
+    assertEquals(MethodDescriptor.Shape.SERVER_STREAM, numbers.descriptor().shape());
+    assertFalse(numbers.descriptor().isAsync());
     assertEquals("stream<list<int64>>", numbers.resultTypeName());
     assertEquals(700, numbers.timeoutMillis());
     MethodModel unary = ServiceModels.forClient(Orders.class, codecs).method("echo");
-    assertFalse(unary.isServerStream());
+    assertEquals(MethodDescriptor.Shape.UNARY, unary.descriptor().shape());
     assertEquals("string", unary.resultTypeName());
     assertMessage(
         RawPublisher.class,
@@ -278,19 +280,19 @@ class ServiceModelsTest {
   void aPublisherParameterIsAStreamArgumentOfItsElementsWithOnlyItsOwnTimeout() {
     ServiceModel model = ServiceModels.forClient(Uploads.class, codecs);
     MethodModel upload = model.method("upload");
-    assertTrue(upload.hasStreamArgument());
-    assertTrue(upload.isStream());
-    assertFalse(upload.isServerStream());
+    assertEquals(MethodDescriptor.Shape.CLIENT_STREAM, upload.descriptor().shape());
+    assertTrue(upload.descriptor().shape().isStream());
     assertEquals(1, upload.streamParameterIndex());
     assertEquals("stream<bytes>", upload.parameterCodecs()[1].typeName());
     assertEquals("bytes", upload.streamElementCodec().typeName());
     assertEquals("int64", upload.resultTypeName());
     assertEquals(0, upload.timeoutMillis(), "the interface's timeout does not apply to a stream");
     MethodModel count = model.method("count");
-    assertTrue(count.isAsync());
+    assertTrue(count.descriptor().isAsync());
     assertEquals(0, count.streamParameterIndex());
     MethodModel chat = model.method("chat");
-    assertTrue(chat.isServerStream() && chat.hasStreamArgument() && chat.isBlockingStream());
+    assertEquals(MethodDescriptor.Shape.BIDI_STREAM, chat.descriptor().shape());
+    assertFalse(chat.descriptor().isAsync());
     assertEquals(900, chat.timeoutMillis());
     String prefix = "parameter 1 (second) of io.rpcx.core.internal.model.ServiceModelsTest$";
     assertMessage(

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * The hand-written envelope encoders produce exactly what rpcx.proto describes: protoc's generated
  * classes read what they write, and they read what the generated classes write.
  */
+@SuppressWarnings({"rawtypes"}) // arrays of codecs of generic types
 class EnvelopeTest {
 
   @SuppressWarnings("unchecked")

@@ -67,7 +67,7 @@ final class ArgumentDecoder {
         if (method.isPrimitiveParameter(i)) {
           throw new CodecException(
               describe(method, i) + " is null, but the parameter is a primitive "
-                  + method.javaMethod().getParameterTypes()[i].getName());
+                  + method.descriptor().javaMethod().getParameterTypes()[i].getName());
         }
         value = codecs[i].absentValue();
       }

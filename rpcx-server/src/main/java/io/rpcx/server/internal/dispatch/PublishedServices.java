@@ -33,7 +33,7 @@ public final class PublishedServices {
       }
       Map<String, ServerMethod> methods = new HashMap<>();
       for (MethodModel method : model.methods()) {
-        methods.put(method.name(), new ServerMethod(method, implementations.get(i)));
+        methods.put(method.descriptor().method(), new ServerMethod(method, implementations.get(i)));
       }
       services.put(model.name(), Map.copyOf(methods));
     }

@@ -1,13 +1,13 @@
 package io.rpcx.server.internal.dispatch;
 
 import io.rpcx.core.StatusCode;
-import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.RequestEnvelope;
 import io.rpcx.server.RefusalListener;
 import io.rpcx.server.RefusedCall;
 import io.rpcx.server.ServerInterceptor;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * cheap work there: it reads the envelope, finds the method by its published names, and answers
  * unknown services and methods at once, before any argument is decoded. Everything else (decoding
  * arguments, running the implementation, encoding the result) runs on the executor in a {@link
- * ServerCall}.
+ * ServerCall}, of the kind its method's shape takes ({@link ServerMethod}).
  */
 public final class RequestDispatcher {
   private static final Logger logger = LoggerFactory.getLogger(RequestDispatcher.class);
@@ -41,24 +41,6 @@ public final class RequestDispatcher {
   private final LongAdder refusals = new LongAdder();
   private final int maxStreamWindow;
   private final long maxStreamBufferedBytes;
-
-  /**
-   * @param executor runs the calls; {@code null} runs them on the event loop
-   */
-  public RequestDispatcher(
-      PublishedServices registry,
-      Executor executor,
-      CallTracker tracker,
-      int maxMetadataBytes,
-      int maxDepth,
-      List<ServerInterceptor> interceptors,
-      ExceptionLog exceptionLog,
-      List<RefusalListener> refusalListeners) {
-    this(
-        registry, executor, tracker, maxMetadataBytes, maxDepth, interceptors, exceptionLog,
-        refusalListeners, ConnectionSettings.DEFAULT_MAX_STREAM_WINDOW,
-        ConnectionSettings.DEFAULT_MAX_STREAM_BUFFERED_BYTES);
-  }
 
   /**
    * A dispatcher whose stream arguments (client and bidirectional streams) are received with a
@@ -85,7 +67,7 @@ public final class RequestDispatcher {
     this.maxMetadataBytes = maxMetadataBytes;
     this.maxDepth = maxDepth;
     this.interceptors = List.copyOf(interceptors);
-    List<ReplyFault> faults = new java.util.ArrayList<>();
+    List<ReplyFault> faults = new ArrayList<>();
     for (ServerInterceptor interceptor : this.interceptors) {
       if (interceptor instanceof ReplyFault fault) {
         faults.add(fault);
@@ -112,14 +94,14 @@ public final class RequestDispatcher {
       if (e.requestId() == ProtocolException.NO_REQUEST_ID) {
         connection.closeForProtocolError(StatusCode.BAD_REQUEST, e.getMessage());
       } else {
-        connection.sendError((int) e.requestId(), e.status(), e.getMessage(), "");
+        connection.replies().sendError((int) e.requestId(), e.status(), e.getMessage(), "");
       }
       return;
     }
     int requestId = envelope.requestId();
     Map<String, ServerMethod> methods = registry.service(envelope.service());
     ServerMethod method = methods == null ? null : methods.get(envelope.method());
-    if (method != null && method.model().isStream() && connection.isStreamOpen(requestId)) {
+    if (method != null && method.isStream() && connection.isStreamOpen(requestId)) {
       // Dispatched, it would hide the open stream from its frames and from the connection's end.
       payload.release();
       connection.closeForProtocolError(
@@ -162,36 +144,14 @@ public final class RequestDispatcher {
               + " was not processed");
       return;
     }
-    ServerStream stream = null;
-    InboundStream inbound = null;
-    int timeoutMillis = envelope.timeoutMillis();
     // Read only for a stream with a deadline: a unary call pays no clock read here.
+    int timeoutMillis = envelope.timeoutMillis();
     long deadlineNanos =
-        timeoutMillis > 0 && method.model().isStream()
-            ? TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - (System.nanoTime() - receivedNanos)
-            : 0;
-    if (method.model().isServerStream()) {
-      stream = new ServerStream(connection, method, requestId, envelope.initialCredit(), executor);
-      connection.streamOpened(stream);
-      if (timeoutMillis > 0) {
-        stream.deadline(deadlineNanos, timeoutMillis);
-      }
-    }
-    if (method.model().hasStreamArgument()) {
-      inbound =
-          new InboundStream(
-              connection, method, requestId, executor, maxStreamWindow, maxStreamBufferedBytes,
-              maxDepth);
-      connection.inboundOpened(inbound);
-      if (stream != null) {
-        inbound.outbound(stream); // a bidirectional stream ends with its outbound side
-      } else if (timeoutMillis > 0) {
-        inbound.deadline(deadlineNanos, timeoutMillis);
-      }
-    }
-    ServerCall call =
-        new ServerCall(
-            connection, method, envelope, payload, receivedNanos, this, stream, inbound);
+        timeoutMillis > 0 && method.isStream()
+            ? remainingNanos(timeoutMillis, receivedNanos)
+            : ServerCall.NO_DEADLINE;
+    ServerCall call = method.newCall(connection, envelope, payload, receivedNanos, this);
+    call.dispatched(deadlineNanos);
     tracker.started();
     if (executor == null) {
       call.run();
@@ -212,6 +172,21 @@ public final class RequestDispatcher {
     }
   }
 
+  /** The executor calls run on; {@code null}: the event loop. */
+  Executor executor() {
+    return executor;
+  }
+
+  /** Nanoseconds from now to the deadline of a request received at {@code receivedNanos}. */
+  static long remainingNanos(int timeoutMillis, long receivedNanos) {
+    return TimeUnit.MILLISECONDS.toNanos(timeoutMillis) - (System.nanoTime() - receivedNanos);
+  }
+
+  /** The stream argument of {@code call}. */
+  ArgumentStream argumentStream(StreamingCall call) {
+    return new ArgumentStream(call, executor, maxStreamWindow, maxStreamBufferedBytes, maxDepth);
+  }
+
   /** Answers the request with an error, without running anything, and says so to the listeners. */
   private void refuse(
       ServerConnection connection,
@@ -221,7 +196,7 @@ public final class RequestDispatcher {
       String reason) {
     // Counted and told first, so that a client that has its answer finds the refusal recorded.
     refused(connection, envelope, methodKnown, status, reason);
-    connection.sendError(envelope.requestId(), status, reason, "");
+    connection.replies().sendError(envelope.requestId(), status, reason, "");
   }
 
   /** Counts a call refused before it ran, and tells the listeners. */

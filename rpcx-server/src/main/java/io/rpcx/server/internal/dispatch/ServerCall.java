@@ -1,6 +1,7 @@
 package io.rpcx.server.internal.dispatch;
 
 import io.rpcx.core.BadRequestException;
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
@@ -10,7 +11,6 @@ import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.RequestEnvelope;
 import io.rpcx.server.CallInfo;
 import io.rpcx.server.ServerInterceptor;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,70 +26,59 @@ import org.slf4j.LoggerFactory;
 /**
  * One call being served: drops it if its caller's timeout has already passed, runs the
  * interceptors, decodes the arguments, runs the implementation, and sends the result or the
- * failure back. Runs on the server's executor. Exactly one reply is sent per call, except for calls
- * dropped after their timeout.
+ * failure back. Runs on the server's executor. Exactly one reply (or stream end) is sent per call,
+ * except for calls dropped after their timeout and calls the client cancelled.
+ *
+ * <p>This is a unary call: one request, one reply, the value the implementation returns (or its
+ * future's). A call that streams is a {@link StreamingCall} of its shape, chosen once per method
+ * ({@link ServerMethod}): a {@link ClientStreamCall}, whose stream argument is an {@link
+ * ArgumentStream}; a {@link ServerStreamCall}, whose result is a {@link ResultStream}; a {@link
+ * BidiStreamCall}, which has both.
  */
-final class ServerCall implements Runnable, CallInfo {
+class ServerCall implements Runnable, CallInfo {
   private static final Logger logger = LoggerFactory.getLogger(ServerCall.class);
 
-  private final ServerConnection connection;
-  private final ServerMethod method;
-  private final RequestEnvelope envelope;
-  private final long receivedNanos;
-  private final int maxDepth;
-  private final CallTracker tracker;
-  private final List<ServerInterceptor> interceptors;
-  private final ReplyFault[] replyFaults;
-  private final ExceptionLog exceptionLog;
-  private final RequestDispatcher dispatcher;
-  /** The stream of a server-stream call, or {@code null}. */
-  private final ServerStream stream;
-  /** The stream argument of a client or bidirectional stream call, or {@code null}. */
-  private final InboundStream inbound;
-  /** The call's end was claimed: its reply (or nothing) is sent once. */
-  private final AtomicBoolean completed = new AtomicBoolean();
   /** Claims {@link #answered}: a field, not an object per call. */
   private static final AtomicIntegerFieldUpdater<ServerCall> ANSWERED =
       AtomicIntegerFieldUpdater.newUpdater(ServerCall.class, "answered");
 
+  /** Claims {@link #completed}: the call's end, whose reply (or nothing) is sent once. */
+  private static final AtomicIntegerFieldUpdater<ServerCall> COMPLETED =
+      AtomicIntegerFieldUpdater.newUpdater(ServerCall.class, "completed");
+
+  final ServerConnection connection;
+  final ServerMethod method;
+  final RequestEnvelope envelope;
+  private final long receivedNanos;
+  final RequestDispatcher dispatcher;
   /**
    * 1 once the call's place under the connection's limit was given back ({@link #answered()}): by
    * the thread that ends the call, or by the one that ends its stream for a failure of RPCX's own.
    */
   private volatile int answered;
+  private volatile int completed;
   private Payload payload;
   /** The call's context, current while its interceptors and implementation run. */
   private RpcxContext context;
 
-  /** A call of {@code method}; {@code server} holds what every call of the server shares. */
+  /** A call of {@code method}; {@code dispatcher} holds what every call of the server shares. */
   ServerCall(
       ServerConnection connection,
       ServerMethod method,
       RequestEnvelope envelope,
       Payload payload,
       long receivedNanos,
-      RequestDispatcher server,
-      ServerStream stream,
-      InboundStream inbound) {
-    this.stream = stream;
-    this.inbound = inbound;
+      RequestDispatcher dispatcher) {
     this.connection = connection;
     this.method = method;
     this.envelope = envelope;
     this.payload = payload;
     this.receivedNanos = receivedNanos;
-    this.maxDepth = server.maxDepth;
-    this.tracker = server.tracker;
-    this.interceptors = server.interceptors;
-    this.replyFaults = server.replyFaults;
-    this.exceptionLog = server.exceptionLog;
-    this.dispatcher = server;
-    if (stream != null) {
-      stream.beforeFailureEnd(this::answered);
-    }
+    this.dispatcher = dispatcher;
   }
 
   @Override
+  @SuppressWarnings("try") // the call's context is current while it is served
   public void run() {
     MethodModel model = method.model();
     int timeoutMillis = envelope.timeoutMillis();
@@ -102,7 +90,7 @@ final class ServerCall implements Runnable, CallInfo {
           model.displayName(),
           connection.remoteAddress(),
           timeoutMillis);
-      finished();
+      finished(null);
       dispatcher.refused(
           connection,
           envelope,
@@ -115,42 +103,47 @@ final class ServerCall implements Runnable, CallInfo {
         RpcxContext.forCall(
             envelope.service(),
             envelope.method(),
-            model.javaMethod(),
+            model.descriptor().javaMethod(),
             timeoutMillis > 0,
             receivedNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMillis),
             envelope.metadata(),
             connection.remoteAddress());
-    if (inbound != null) {
-      inbound.context(context);
-      // RPCX may end a client stream while its implementation still runs (a synchronous one
-      // blocks its worker until the stream ends): the reply goes out then, not when it returns.
-      inbound.aborted().whenComplete((value, failure) -> complete(null, failure));
-    }
+    started(context);
     try (RpcxContext.Scope ignored = context.attach()) {
-      serve(model);
+      serve();
     }
   }
 
-  /** Runs the interceptors and the implementation, with the call's context current. */
-  private void serve(MethodModel model) {
-    if (interceptors.isEmpty() && inbound == null) {
-      Object result;
-      try {
-        result = invoke();
-      } catch (Throwable t) {
-        complete(null, t);
-        return;
-      }
-      if (method.returnsStage()) {
-        ((CompletionStage<?>) result).whenComplete(this::complete);
-      } else {
-        complete(result, null);
-      }
-      return;
-    }
+  /** {@link #dispatched}'s argument for a call whose client set no timeout. */
+  static final long NO_DEADLINE = Long.MIN_VALUE;
+
+  /**
+   * The call was dispatched, on the event loop, before it is handed to the executor: a stream
+   * registers with its connection, and times itself out {@code deadlineNanos} from now (unless
+   * {@link #NO_DEADLINE}).
+   */
+  void dispatched(long deadlineNanos) {}
+
+  /** The call runs, in {@code context}: on its worker, before its interceptors. */
+  void started(RpcxContext context) {}
+
+  /**
+   * Runs the interceptors and the implementation, with the call's context current. Without
+   * interceptors a unary method's value is answered without a stage of its own.
+   */
+  private void serve() {
     CompletionStage<Object> stage;
     try {
-      stage = proceed(0);
+      if (dispatcher.interceptors.isEmpty()) {
+        Object result = invoke();
+        if (method.repliesAtOnce()) {
+          complete(result, null);
+          return;
+        }
+        stage = outcome(result);
+      } else {
+        stage = proceed(0);
+      }
     } catch (Throwable t) {
       complete(null, t);
       return;
@@ -160,21 +153,17 @@ final class ServerCall implements Runnable, CallInfo {
 
   /** Runs interceptor {@code index} and those after it, then the implementation. */
   private CompletionStage<Object> proceed(int index) {
+    List<ServerInterceptor> interceptors = dispatcher.interceptors;
     if (index == interceptors.size()) {
       try {
-        Object result = invoke();
-        @SuppressWarnings("unchecked")
-        CompletionStage<Object> stage =
-            method.returnsStage()
-                ? (CompletionStage<Object>) result
-                : CompletableFuture.completedFuture(result);
-        return inbound == null || stream != null ? stage : orAborted(stage);
+        return outcome(invoke());
       } catch (Throwable t) {
         return CompletableFuture.failedFuture(t);
       }
     }
     try {
-      CompletionStage<Object> stage = interceptors.get(index).intercept(this, () -> proceed(index + 1));
+      CompletionStage<Object> stage =
+          interceptors.get(index).intercept(this, () -> proceed(index + 1));
       if (stage == null) {
         return CompletableFuture.failedFuture(
             new IllegalStateException(
@@ -188,79 +177,55 @@ final class ServerCall implements Runnable, CallInfo {
   }
 
   /**
-   * The implementation's outcome, or the end RPCX gave the call first (a client stream's deadline,
-   * cancel, shutdown): what the interceptors see.
+   * Decodes the arguments and calls the implementation; returns what it returned. Failures of the
+   * implementation come out wrapped in {@link ImplementationFailure}; undecodable arguments as
+   * {@link BadRequestException}.
    */
-  private CompletionStage<Object> orAborted(CompletionStage<Object> implementation) {
-    CompletableFuture<Object> first = new CompletableFuture<>();
-    inbound.aborted().whenComplete((value, failure) -> first.completeExceptionally(failure));
-    implementation.whenComplete(
-        (value, failure) -> {
-          if (failure != null) {
-            first.completeExceptionally(failure);
-          } else {
-            first.complete(value);
-          }
-        });
-    return first;
-  }
-
-  /**
-   * Decodes the arguments and calls the implementation. Failures of the implementation come out
-   * wrapped in {@link ImplementationFailure}; undecodable arguments as {@link BadRequestException}.
-   */
-  private Object invoke() throws Throwable {
-    if (stream != null && stream.isEnded()) { // cancelled or timed out before it ran
-      releasePayload();
-      return stream.ended();
-    }
-    if (inbound != null && inbound.isEnded()) {
-      releasePayload();
-      return inbound.aborted();
-    }
+  Object invoke() throws Throwable {
     Object[] args;
     try {
       args =
           ArgumentDecoder.decode(
-              method.model(), envelope, payload, maxDepth, connection.peerSchemas());
+              method.model(), envelope, payload, dispatcher.maxDepth, connection.peerSchemas());
     } catch (CodecException e) {
       logger.debug("Bad request from {}: {}", connection.remoteAddress(), e.getMessage());
       throw new BadRequestException(e.getMessage());
     } finally {
       releasePayload();
     }
-    if (inbound != null) {
-      args[method.model().streamParameterIndex()] = inbound;
-    }
-    Object result;
     try {
-      result = method.invoke(args);
+      return method.invoke(withStreams(args));
     } catch (Throwable t) {
       throw new ImplementationFailure(t);
     }
-    if (stream != null) {
-      if (result == null) {
-        throw new ImplementationFailure(
-            new NullPointerException(method.model().displayName() + " returned a null stream"));
-      }
-      stream.start(result);
-      return stream.ended();
+  }
+
+  /** The decoded arguments, with a stream argument put in its place. */
+  Object[] withStreams(Object[] args) {
+    return args;
+  }
+
+  /**
+   * The call's outcome, from what the implementation returned: its value, or the stage of an
+   * asynchronous result (whose failure is the implementation's).
+   */
+  @SuppressWarnings("unchecked")
+  CompletionStage<Object> outcome(Object result) {
+    if (!method.isAsync()) {
+      return CompletableFuture.completedFuture(result);
     }
-    if (method.model().isAsync() && result == null) {
+    if (result == null) {
       throw new ImplementationFailure(
           new NullPointerException(method.model().displayName() + " returned a null future"));
     }
-    if (method.model().isAsync()) {
-      return ((CompletionStage<?>) result)
-          .handle(
-              (value, failure) -> {
-                if (failure != null) {
-                  throw new ImplementationFailure(unwrap(failure));
-                }
-                return value;
-              });
-    }
-    return result;
+    return ((CompletionStage<Object>) result)
+        .handle(
+            (value, failure) -> {
+              if (failure != null) {
+                throw new ImplementationFailure(unwrap(failure));
+              }
+              return value;
+            });
   }
 
   /** Answers with an error without running the implementation. */
@@ -268,27 +233,32 @@ final class ServerCall implements Runnable, CallInfo {
     releasePayload();
     dispatcher.refused(connection, envelope, true, code, message);
     answered();
-    connection.sendError(envelope.requestId(), code, message, "");
-    finished();
+    connection.replies().sendError(envelope.requestId(), code, message, "");
+    finished(null);
   }
 
-  private void complete(Object result, Throwable failure) {
-    if (!completed.compareAndSet(false, true)) {
+  /** The call's end: sends its result or failure, once, unless RPCX ended it without a reply. */
+  final void complete(Object result, Throwable failure) {
+    if (!COMPLETED.compareAndSet(this, 0, 1)) {
       return; // RPCX ended the call first (or the implementation did)
     }
-    if (inbound != null && inbound.isSilent()) {
+    if (isSilent()) {
       logger.debug(
           "{} from {} ended without a reply: {}",
-          method.model().displayName(), connection.remoteAddress(), failure == null ? "" : failure.getMessage());
+          method.model().displayName(),
+          connection.remoteAddress(),
+          failure == null ? "" : failure.getMessage());
       releasePayload();
       finished(failure);
       return;
     }
     try {
-      ReplyFault.Action fault = replyFaults.length == 0 ? ReplyFault.Action.SEND : replyFault();
+      ReplyFault.Action fault =
+          dispatcher.replyFaults.length == 0 ? ReplyFault.Action.SEND : replyFault();
       answered();
       if (fault == ReplyFault.Action.DROP) {
-        logger.debug("Reply to {} dropped by a fault injected for a test", method.model().displayName());
+        logger.debug(
+            "Reply to {} dropped by a fault injected for a test", method.model().displayName());
       } else if (fault == ReplyFault.Action.RESET) {
         logger.debug(
             "Connection from {} reset by a fault injected for a test, instead of replying to {}",
@@ -306,9 +276,14 @@ final class ServerCall implements Runnable, CallInfo {
     }
   }
 
+  /** Whether the call ends without a reply: the client cancelled it, or is gone. */
+  boolean isSilent() {
+    return false;
+  }
+
   /** What the interceptors that inject faults ({@link ReplyFault}) make of the reply. */
   private ReplyFault.Action replyFault() {
-    for (ReplyFault fault : replyFaults) {
+    for (ReplyFault fault : dispatcher.replyFaults) {
       ReplyFault.Action action;
       try {
         action = fault.beforeReply(this);
@@ -328,51 +303,35 @@ final class ServerCall implements Runnable, CallInfo {
     return ReplyFault.Action.SEND;
   }
 
-  private void finished() {
-    finished(null);
-  }
-
   /**
    * Gives the call's place under the connection's limit back, once, just before its last frame is
    * queued: the client may read that frame and start its next call before this thread runs on.
    */
-  private void answered() {
+  final void answered() {
     if (ANSWERED.compareAndSet(this, 0, 1)) {
       connection.callAnswered();
     }
   }
 
   /** The call is over, with {@code failure} (or null): counts it and lets go of its streams. */
-  private void finished(Throwable failure) {
-    if (stream != null) {
-      stream.close();
-      connection.streamEnded(stream);
-    }
-    if (inbound != null) {
-      connection.inboundEnded(inbound);
-      inbound.callEnded(failure == null ? null : unwrap(failure));
-    }
+  void finished(Throwable failure) {
     answered();
     connection.callFinished();
-    tracker.finished();
+    dispatcher.tracker.finished();
   }
 
-  private void sendResult(Object result) {
-    if (stream != null) {
-      stream.end(null, "", "");
-      return;
-    }
-    MethodModel model = method.model();
+  /** Sends the implementation's value. */
+  void sendResult(Object result) {
     try {
-      connection.sendValue(envelope.requestId(), method, result);
+      connection.replies().sendValue(envelope.requestId(), method, result);
     } catch (CodecException | RuntimeException e) {
       // The method ran: its effects stand, so the caller must not take this for a call that
       // never happened (INTERNAL is never retried).
       String problem =
-          model.displayName() + " ran, but its result could not be encoded: "
+          method.model().displayName() + " ran, but its result could not be encoded: "
               + (e instanceof CodecException ? e.getMessage() : e.toString());
       logger.warn("{} (for {})", problem, connection.remoteAddress());
-      connection.sendError(envelope.requestId(), StatusCode.INTERNAL, problem, "");
+      connection.replies().sendError(envelope.requestId(), StatusCode.INTERNAL, problem, "");
     }
   }
 
@@ -384,18 +343,24 @@ final class ServerCall implements Runnable, CallInfo {
       for (Class<?> type : model.declaredExceptions()) {
         declared |= type.isInstance(thrown);
       }
-      exceptionLog.log(
+      dispatcher.exceptionLog.log(
           logger, declared, model.displayName(), connection.remoteAddress(), thrown);
       String message = thrown.getMessage() == null ? "" : thrown.getMessage();
       sendError(StatusCode.REMOTE_FAILURE, message, thrown.getClass().getName());
     } else if (failure instanceof RpcxException) {
       RpcxException refusal = (RpcxException) failure;
       logger.debug(
-          "{} from {} refused: {}", model.displayName(), connection.remoteAddress(), refusal.getMessage());
+          "{} from {} refused: {}",
+          model.displayName(),
+          connection.remoteAddress(),
+          refusal.getMessage());
       sendError(refusal.status(), String.valueOf(refusal.getMessage()), "");
     } else {
-      exceptionLog.log(
-          logger, false, "an interceptor of " + model.displayName(), connection.remoteAddress(),
+      dispatcher.exceptionLog.log(
+          logger,
+          false,
+          "an interceptor of " + model.displayName(),
+          connection.remoteAddress(),
           failure);
       sendError(
           StatusCode.REMOTE_FAILURE,
@@ -404,19 +369,12 @@ final class ServerCall implements Runnable, CallInfo {
     }
   }
 
-  /**
-   * Sends an error: a REPLY, or the STREAM_END of a stream that started (or that RPCX ended
-   * already, which then sends nothing more).
-   */
-  private void sendError(StatusCode code, String message, String exceptionClass) {
-    if (stream != null && (stream.started() || stream.isEnded())) {
-      stream.end(code, message, exceptionClass);
-    } else {
-      connection.sendError(envelope.requestId(), code, message, exceptionClass);
-    }
+  /** Sends an error as the call's end: a REPLY, unless a stream started. */
+  void sendError(StatusCode code, String message, String exceptionClass) {
+    connection.replies().sendError(envelope.requestId(), code, message, exceptionClass);
   }
 
-  private static Throwable unwrap(Throwable failure) {
+  static Throwable unwrap(Throwable failure) {
     Throwable t = failure;
     while (t instanceof CompletionException && t.getCause() != null) {
       t = t.getCause();
@@ -424,7 +382,7 @@ final class ServerCall implements Runnable, CallInfo {
     return t;
   }
 
-  private void releasePayload() {
+  final void releasePayload() {
     Payload held = payload;
     if (held != null) {
       payload = null;
@@ -435,18 +393,8 @@ final class ServerCall implements Runnable, CallInfo {
   // CallInfo, for interceptors.
 
   @Override
-  public String service() {
-    return envelope.service();
-  }
-
-  @Override
-  public String method() {
-    return envelope.method();
-  }
-
-  @Override
-  public Method javaMethod() {
-    return method.model().javaMethod();
+  public MethodDescriptor method() {
+    return method.model().descriptor();
   }
 
   @Override
@@ -467,16 +415,6 @@ final class ServerCall implements Runnable, CallInfo {
   @Override
   public RpcxContext context() {
     return context;
-  }
-
-  @Override
-  public long streamMessagesSent() {
-    return stream == null ? 0 : stream.sent();
-  }
-
-  @Override
-  public long streamMessagesReceived() {
-    return inbound == null ? 0 : inbound.received();
   }
 
   /** An exception thrown by the implementation, as opposed to a refusal by RPCX or an interceptor. */

@@ -1,54 +1,30 @@
 package io.rpcx.server.internal.dispatch;
 
 import io.rpcx.core.StatusCode;
-import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import java.util.concurrent.Future;
 
 /**
- * The dispatcher's view of one client connection: where replies go. Implemented by the transport;
- * every method may be called from any thread.
+ * The dispatcher's view of one client connection: where its answers go ({@link #replies()}), its
+ * open streams, the limits of its calls, and how it is closed. Implemented by the transport; every
+ * method may be called from any thread.
  */
 public interface ServerConnection {
 
-  /**
-   * Encodes and sends a successful reply to a call of {@code method}, preceded on this connection
-   * by the SCHEMA of its result types the first time.
-   *
-   * @throws CodecException if the value cannot be encoded; nothing was sent
-   */
-  void sendValue(int requestId, ServerMethod method, Object value) throws CodecException;
-
-  /** Sends an error reply. {@code exceptionClass} is empty unless the status is a remote failure. */
-  void sendError(int requestId, StatusCode code, String message, String exceptionClass);
-
-  /** Where the messages and the end of the server stream {@code streamId} of {@code method} go. */
-  StreamOutput streamOutput(int streamId, ServerMethod method);
+  /** Where the frames answering this connection's calls go. */
+  Replies replies();
 
   /**
-   * Registers a server stream from its request's dispatch until its call ends, so that its credit
-   * and a cancel reach it, and so that it fails when the connection closes.
+   * Registers a streaming call from its request's dispatch until it ends, so that the client's
+   * stream frames reach it, and so that it ends when the connection closes.
    */
-  void streamOpened(ServerStream stream);
+  void streamOpened(OpenStream stream);
 
-  /** The call of {@code stream} has ended; its id is forgotten. */
-  void streamEnded(ServerStream stream);
+  /** The streaming call has ended; later frames for its id are dropped. */
+  void streamEnded(OpenStream stream);
 
   /** Whether a stream (of any shape) with id {@code streamId} is open on this connection. */
   boolean isStreamOpen(int streamId);
-
-  /** Sends a {@code STREAM_CREDIT}: the client may send {@code messages} more on the stream. */
-  void sendStreamCredit(int streamId, int messages);
-
-  /**
-   * Registers the stream argument of a call from its request's dispatch until the call ends, so
-   * that the client's messages, end and cancel reach it, and so that it fails when the connection
-   * closes.
-   */
-  void inboundOpened(InboundStream stream);
-
-  /** The call of {@code stream} has ended; later messages for its id are dropped. */
-  void inboundEnded(InboundStream stream);
 
   /** Runs {@code task} after {@code delayNanos}, on the connection's event loop. */
   Future<?> schedule(Runnable task, long delayNanos);

@@ -1,26 +1,58 @@
 package io.rpcx.server.internal.dispatch;
 
+import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModels;
+import io.rpcx.core.internal.protocol.Payload;
+import io.rpcx.core.internal.protocol.RequestEnvelope;
 import io.rpcx.core.internal.protocol.SizeHints;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
-/** A published method bound to the object that implements it. Immutable and thread-safe. */
+/**
+ * A published method bound to the object that implements it, and the kind of call its requests
+ * become, chosen once by its {@linkplain MethodDescriptor.Shape shape}. Immutable and thread-safe.
+ */
 public final class ServerMethod {
+  /** Makes the call of one request of a method. */
+  @FunctionalInterface
+  private interface CallFactory {
+    ServerCall newCall(
+        ServerConnection connection,
+        ServerMethod method,
+        RequestEnvelope envelope,
+        Payload payload,
+        long receivedNanos,
+        RequestDispatcher dispatcher);
+  }
+
   private final MethodModel model;
   private final Object target;
   private final Method method;
   private final SizeHints sizeHints;
-  /** Whether the implementation's result becomes a stage: an asynchronous method, or a stream's end. */
-  private final boolean returnsStage;
+  /** Whether the implementation returns a {@code CompletionStage} of its value. */
+  private final boolean async;
+  private final boolean stream;
+  /** Whether a call's value is its reply, with no stage between: a blocking unary method. */
+  private final boolean repliesAtOnce;
+  private final CallFactory calls;
 
   ServerMethod(MethodModel model, Object target) {
     this.model = model;
     this.target = target;
-    this.method = model.javaMethod();
+    MethodDescriptor descriptor = model.descriptor();
+    this.method = descriptor.javaMethod();
     this.sizeHints = new SizeHints(model.parameterCount());
-    this.returnsStage = model.isAsync() || model.isServerStream();
+    this.async = descriptor.isAsync() && !descriptor.shape().serverStreams();
+    this.stream = descriptor.shape().isStream();
+    this.repliesAtOnce = !async && !stream;
+    this.calls =
+        switch (descriptor.shape()) {
+          case UNARY -> ServerCall::new;
+          case CLIENT_STREAM -> ClientStreamCall::new;
+          case SERVER_STREAM -> ServerStreamCall::new;
+          case BIDI_STREAM -> BidiStreamCall::new;
+        };
     try {
       method.setAccessible(true);
     } catch (RuntimeException e) {
@@ -33,17 +65,34 @@ public final class ServerMethod {
     return model;
   }
 
-  /**
-   * Whether a call's outcome is a {@code CompletionStage}: the future of an asynchronous method,
-   * or the end of a server stream.
-   */
-  boolean returnsStage() {
-    return returnsStage;
-  }
-
   /** The sizes of this method's last reply. */
   public SizeHints sizeHints() {
     return sizeHints;
+  }
+
+  /** Whether the implementation returns a {@code CompletableFuture} or {@code CompletionStage}. */
+  boolean isAsync() {
+    return async;
+  }
+
+  /** Whether a call's value is its reply, with no stage between: a blocking unary method. */
+  boolean repliesAtOnce() {
+    return repliesAtOnce;
+  }
+
+  /** Whether the method streams either way: its calls register with their connection. */
+  boolean isStream() {
+    return stream;
+  }
+
+  /** The call of one request of this method. */
+  ServerCall newCall(
+      ServerConnection connection,
+      RequestEnvelope envelope,
+      Payload payload,
+      long receivedNanos,
+      RequestDispatcher dispatcher) {
+    return calls.newCall(connection, this, envelope, payload, receivedNanos, dispatcher);
   }
 
   /** Calls the implementation; exceptions it throws come out unwrapped. */

@@ -18,6 +18,7 @@ import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.QueuedWrite;
 import io.rpcx.core.internal.transport.SchemaAnnouncements;
 import io.rpcx.core.internal.transport.WriteQueue;
+import io.rpcx.server.internal.dispatch.Replies;
 import io.rpcx.server.internal.dispatch.ServerMethod;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,7 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the event loop) and queues them on a batching {@link WriteQueue}, preceded by the SCHEMA of
  * their result types the first time this connection carries them. Any thread may use it.
  */
-final class ReplySender {
+final class ReplySender implements Replies {
   private final Channel channel;
   private final WriteQueue writes;
   private final int maxFrameSize;
@@ -47,7 +48,8 @@ final class ReplySender {
    *
    * @throws CodecException if the value cannot be encoded; nothing was queued
    */
-  void sendValue(int requestId, ServerMethod method, Object value) throws CodecException {
+  @Override
+  public void sendValue(int requestId, ServerMethod method, Object value) throws CodecException {
     MethodModel model = method.model();
     SizeHints hints = method.sizeHints();
     ByteBuf frame;
@@ -76,7 +78,8 @@ final class ReplySender {
   }
 
   /** Where the messages and the end of server stream {@code streamId} go, batched. */
-  StreamOutbound streamOutput(int streamId, ServerMethod method) {
+  @Override
+  public StreamOutbound streamOutput(int streamId, ServerMethod method) {
     return new StreamOutbound(this, streamId, method);
   }
 
@@ -127,7 +130,8 @@ final class ReplySender {
   }
 
   /** Encodes and queues a {@code STREAM_CREDIT}: the client may send {@code messages} more. */
-  void sendStreamCredit(int streamId, int messages) {
+  @Override
+  public void sendStreamCredit(int streamId, int messages) {
     ByteBuf frame;
     try {
       frame =
@@ -141,7 +145,8 @@ final class ReplySender {
   }
 
   /** Encodes and queues an error reply. */
-  void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
+  @Override
+  public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
     ByteBuf frame;
     try {
       frame =

@@ -10,30 +10,22 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.rpcx.core.StatusCode;
-import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.GoAway;
 import io.rpcx.core.internal.protocol.ProtocolException;
-import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SchemaFrames;
-import io.rpcx.core.internal.protocol.StreamFrames;
 import io.rpcx.core.internal.transport.ControlFrames;
 import io.rpcx.core.internal.transport.FrameTooLargeException;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.PrefaceHandler;
-import io.rpcx.core.internal.transport.ReadArrivals;
 import io.rpcx.core.internal.transport.TlsFailures;
-import io.rpcx.server.internal.dispatch.InboundStream;
+import io.rpcx.server.internal.dispatch.OpenStream;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
-import io.rpcx.server.internal.dispatch.ServerMethod;
-import io.rpcx.server.internal.dispatch.ServerStream;
-import io.rpcx.server.internal.dispatch.StreamOutput;
+import io.rpcx.server.internal.dispatch.Replies;
 import java.io.IOException;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
@@ -70,12 +62,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private boolean closing;
   private boolean overConnectionLimit;
   private final PeerSchemas peerSchemas = new PeerSchemas();
-  /** The server streams open on this connection, by id: from dispatch to the end of their calls. */
-  private final Map<Integer, ServerStream> streams = new ConcurrentHashMap<>();
-  /** The stream arguments open on this connection, by id: from dispatch to the end of their calls. */
-  private final Map<Integer, InboundStream> inbound = new ConcurrentHashMap<>();
-  /** The stream arguments that received messages in the current read; event loop only. */
-  private final ReadArrivals arrivals = new ReadArrivals();
+  private final ServerStreamFrames streams = new ServerStreamFrames(this);
 
   ServerConnectionHandler(
       ServerTransport transport,
@@ -134,20 +121,15 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
-    arrivals.readComplete();
+    streams.readComplete();
     ctx.fireChannelReadComplete();
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-    arrivals.readComplete(); // those of a read cut short first
+    streams.readComplete(); // those of a read cut short first
     transport.connectionClosed(this);
-    for (ServerStream stream : streams.values()) {
-      stream.connectionLost();
-    }
-    for (InboundStream stream : inbound.values()) {
-      stream.connectionLost();
-    }
+    streams.connectionLost();
     super.channelInactive(ctx);
   }
 
@@ -188,13 +170,13 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
         break;
       case FrameType.STREAM_CREDIT:
       case FrameType.STREAM_CANCEL:
-        onStreamControl(type, frame);
+        streams.onControl(type, frame);
         break;
       case FrameType.STREAM_MESSAGE:
-        onStreamMessage(frame);
+        streams.onMessage(frame, meter);
         break;
       case FrameType.STREAM_END:
-        onStreamEnd(frame);
+        streams.onEnd(frame);
         break;
       case FrameType.GOAWAY:
         GoAway goAway = ControlFrames.parseGoAway(frame);
@@ -206,94 +188,6 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
         closeForProtocolError(
             StatusCode.BAD_REQUEST, "unexpected frame " + FrameType.name(type) + " from a client");
     }
-  }
-
-  /**
-   * A client's STREAM_CREDIT or STREAM_CANCEL. One for a stream that is not open (it ended while
-   * the frame was on its way) is dropped.
-   */
-  private void onStreamControl(byte type, ByteBuf frame) {
-    StreamFrames control;
-    try {
-      NettyPayload payload = new NettyPayload(frame);
-      control =
-          type == FrameType.STREAM_CREDIT
-              ? StreamFrames.parseCredit(payload)
-              : StreamFrames.parseCancel(payload);
-    } catch (ProtocolException e) {
-      closeForProtocolError(StatusCode.BAD_REQUEST, e.getMessage());
-      return;
-    } finally {
-      frame.release();
-    }
-    if (type == FrameType.STREAM_CANCEL) {
-      InboundStream argument = inbound.get(control.streamId());
-      if (argument != null) {
-        argument.cancelledByClient(control.message()); // ends a bidirectional stream's side too
-        return;
-      }
-    }
-    ServerStream stream = streams.get(control.streamId());
-    if (stream == null) {
-      return;
-    }
-    if (type == FrameType.STREAM_CREDIT) {
-      stream.credit(control.messages());
-    } else {
-      stream.cancelledByClient(control.message());
-    }
-  }
-
-  /**
-   * An element of a call's stream argument. One for a stream that is not open (the call ended
-   * while it was on its way, or was refused) is dropped, as after any call's end.
-   */
-  private void onStreamMessage(ByteBuf frame) {
-    NettyPayload payload = new NettyPayload(frame, meter); // held bytes count against the budget
-    ReplyEnvelope envelope;
-    try {
-      envelope = ReplyEnvelope.parse(payload);
-    } catch (ProtocolException e) {
-      payload.release();
-      closeForProtocolError(StatusCode.BAD_REQUEST, "malformed STREAM_MESSAGE: " + e.getMessage());
-      return;
-    }
-    InboundStream stream = inbound.get(envelope.requestId());
-    if (stream == null) {
-      payload.release();
-      logger.debug(
-          "Dropped a STREAM_MESSAGE from {} for stream {}, which is not open",
-          remoteAddress,
-          Integer.toUnsignedString(envelope.requestId()));
-      return;
-    }
-    if (stream.message(envelope, payload)) {
-      arrivals.add(stream);
-    }
-  }
-
-
-
-  /** The end of a call's stream argument; dropped if that stream is not open. */
-  private void onStreamEnd(ByteBuf frame) {
-    StreamFrames end;
-    try {
-      end = StreamFrames.parseEnd(new NettyPayload(frame));
-    } catch (ProtocolException e) {
-      closeForProtocolError(StatusCode.BAD_REQUEST, e.getMessage());
-      return;
-    } finally {
-      frame.release();
-    }
-    InboundStream stream = inbound.get(end.streamId());
-    if (stream == null) {
-      logger.debug(
-          "Dropped a STREAM_END from {} for stream {}, which is not open",
-          remoteAddress,
-          Integer.toUnsignedString(end.streamId()));
-      return;
-    }
-    stream.end();
   }
 
   @Override
@@ -324,48 +218,23 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   }
 
   @Override
-  public void sendValue(int requestId, ServerMethod method, Object value) throws CodecException {
-    replies.sendValue(requestId, method, value);
-  }
-
-  @Override
-  public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
-    replies.sendError(requestId, code, message, exceptionClass);
-  }
-
-  @Override
-  public StreamOutput streamOutput(int streamId, ServerMethod method) {
-    return replies.streamOutput(streamId, method);
-  }
-
-  @Override
-  public void sendStreamCredit(int streamId, int messages) {
-    replies.sendStreamCredit(streamId, messages);
+  public Replies replies() {
+    return replies;
   }
 
   @Override
   public boolean isStreamOpen(int streamId) {
-    return streams.containsKey(streamId) || inbound.containsKey(streamId);
+    return streams.isOpen(streamId);
   }
 
   @Override
-  public void inboundOpened(InboundStream stream) {
-    inbound.put(stream.streamId(), stream);
+  public void streamOpened(OpenStream stream) {
+    streams.opened(stream);
   }
 
   @Override
-  public void inboundEnded(InboundStream stream) {
-    inbound.remove(stream.streamId(), stream);
-  }
-
-  @Override
-  public void streamOpened(ServerStream stream) {
-    streams.put(stream.streamId(), stream);
-  }
-
-  @Override
-  public void streamEnded(ServerStream stream) {
-    streams.remove(stream.streamId(), stream);
+  public void streamEnded(OpenStream stream) {
+    streams.ended(stream);
   }
 
   @Override
@@ -379,15 +248,10 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
    * written. Returns the close's future.
    */
   ChannelFuture close(String reason) {
-    if (streams.isEmpty() && inbound.isEmpty()) {
+    if (streams.isEmpty()) {
       return channel.close();
     }
-    for (ServerStream stream : streams.values()) {
-      stream.shutDown(reason);
-    }
-    for (InboundStream stream : inbound.values()) {
-      stream.shutDown(reason); // a client stream's REPLY; a bidirectional one ended just above
-    }
+    streams.shutDown(reason);
     replies.closeOnceWritten(); // behind the STREAM_END frames just queued
     return channel.closeFuture();
   }

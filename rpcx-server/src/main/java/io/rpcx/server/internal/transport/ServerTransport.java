@@ -3,19 +3,13 @@ package io.rpcx.server.internal.transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.transport.Bootstraps;
-import io.rpcx.core.internal.transport.FrameDecoder;
 import io.rpcx.core.internal.transport.InProcess;
 import io.rpcx.core.internal.transport.InboundBudget;
-import io.rpcx.core.internal.transport.InboundMeter;
-import io.rpcx.core.internal.transport.PrefaceHandler;
 import io.rpcx.core.internal.transport.SslContexts;
 import io.rpcx.core.internal.transport.Transports;
 import io.rpcx.server.internal.config.ServerConfig;
@@ -31,9 +25,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The server's network side: binds the listening socket, builds each connection's pipeline (TLS,
- * preface, idle detection, framing, connection handler), and knows its open connections so that a
- * shutdown can announce itself to all of them.
+ * The server's network side: binds the listening socket, gives each accepted connection its
+ * pipeline ({@link ServerChannelInitializer}), and knows its open connections so that a shutdown
+ * can announce itself to all of them.
  */
 public final class ServerTransport {
 
@@ -79,37 +73,7 @@ public final class ServerTransport {
                 ? InProcess.server(acceptor, workers)
                 : Bootstraps.server(transport, acceptor, workers))
             .childHandler(
-                new ChannelInitializer<Channel>() {
-                  @Override
-                  protected void initChannel(Channel channel) {
-                    ChannelPipeline pipeline = channel.pipeline();
-                    ServerConnectionHandler connection =
-                        new ServerConnectionHandler(
-                            ServerTransport.this,
-                            dispatcher,
-                            config.connection().maxFrameSize(),
-                            config.connection().maxConcurrentCallsPerConnection());
-                    InboundMeter meter =
-                        budget.meter(
-                            reason ->
-                                connection.closeForProtocolError(
-                                    StatusCode.RESOURCE_EXHAUSTED, reason));
-                    connection.meter(meter);
-                    pipeline.addLast("budget", meter);
-                    if (sslContext != null) {
-                      pipeline.addLast("tls", sslContext.newHandler(channel.alloc()));
-                    }
-                    pipeline
-                        .addLast("preface", PrefaceHandler.forServer(config.prefaceTimeout().toMillis()))
-                        .addLast(
-                            "idle",
-                            new IdleStateHandler(
-                                config.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
-                        .addLast(
-                            "frames", new FrameDecoder(config.connection().maxFrameSize(), meter))
-                        .addLast("connection", connection);
-                  }
-                });
+                new ServerChannelInitializer(this, dispatcher, config, budget, sslContext));
     if (inProcessName != null) {
       try {
         listener = bootstrap.bind(InProcess.address(inProcessName)).syncUninterruptibly().channel();

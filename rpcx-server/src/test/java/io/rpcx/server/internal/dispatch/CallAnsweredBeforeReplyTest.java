@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * reply must not be refused for a call the server has already answered. The connection still
  * counts the call as unfinished until that frame is queued.
  */
+@SuppressWarnings({"rawtypes"}) // arrays of codecs of generic types
 class CallAnsweredBeforeReplyTest {
 
   /** Echoes, or fails. */

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with it ({@link #events}) and counts the outcomes of requests (a reply, an error reply, a reset,
  * a close for a protocol error). It serves services without streams.
  */
-class RecordingConnection implements ServerConnection {
+class RecordingConnection implements ServerConnection, Replies {
   /** Replies, error replies, resets and closes for protocol errors. */
   final AtomicInteger outcomes = new AtomicInteger();
   /**
@@ -22,6 +22,11 @@ class RecordingConnection implements ServerConnection {
    * {@code finished}, {@code reset}, {@code protocol error CODE}.
    */
   final List<String> events = new CopyOnWriteArrayList<>();
+
+  @Override
+  public Replies replies() {
+    return this;
+  }
 
   @Override
   public void sendValue(int requestId, ServerMethod method, Object value) throws CodecException {
@@ -48,12 +53,12 @@ class RecordingConnection implements ServerConnection {
   }
 
   @Override
-  public void streamOpened(ServerStream stream) {
+  public void streamOpened(OpenStream stream) {
     throw new AssertionError("these tests serve no stream");
   }
 
   @Override
-  public void streamEnded(ServerStream stream) {}
+  public void streamEnded(OpenStream stream) {}
 
   @Override
   public boolean isStreamOpen(int streamId) {
@@ -64,14 +69,6 @@ class RecordingConnection implements ServerConnection {
   public void sendStreamCredit(int streamId, int messages) {
     throw new AssertionError("these tests serve no stream");
   }
-
-  @Override
-  public void inboundOpened(InboundStream stream) {
-    throw new AssertionError("these tests serve no stream");
-  }
-
-  @Override
-  public void inboundEnded(InboundStream stream) {}
 
   @Override
   public java.util.concurrent.Future<?> schedule(Runnable task, long delayNanos) {

@@ -24,6 +24,8 @@ final class TestDispatchers {
         16,
         List.of(),
         new ExceptionLog(null, false, null, false),
-        List.of());
+        List.of(),
+        1024,
+        4L << 20);
   }
 }

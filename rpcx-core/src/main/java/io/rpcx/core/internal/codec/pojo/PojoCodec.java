@@ -100,10 +100,6 @@ final class PojoCodec<T> extends MessageCodec<T> implements SchemaDescribed {
     return fields[index];
   }
 
-  FieldMapping identityMapping() {
-    return identity;
-  }
-
   /** How this side numbers the type's fields, as announced to peers. */
   @Override
   public TypeSchema schema() {

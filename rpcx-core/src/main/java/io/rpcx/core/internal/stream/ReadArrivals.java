@@ -1,4 +1,4 @@
-package io.rpcx.core.internal.transport;
+package io.rpcx.core.internal.stream;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,8 @@
-package io.rpcx.core.internal.protocol;
+package io.rpcx.core.internal.stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.rpcx.core.internal.protocol.SizeHints;
 import org.junit.jupiter.api.Test;
 
 /** How far a stream's receiver reads ahead: the window in messages, and about the byte limit. */

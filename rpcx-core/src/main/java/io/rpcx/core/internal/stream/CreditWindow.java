@@ -1,4 +1,6 @@
-package io.rpcx.core.internal.protocol;
+package io.rpcx.core.internal.stream;
+
+import io.rpcx.core.internal.protocol.SizeHints;
 
 /**
  * How much {@code STREAM_CREDIT} the receiving side of one stream grants (docs/PROTOCOL.md, section
