@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-fork statistics of an interleaved A/B run (ab.sh): python3 ab_stats.py DIR ARM...
+"""Per-fork statistics of an interleaved A/B run (ab.sh): python3 rpcx-benchmarks/ab_stats.py DIR ARM...
 
 For each cell (lat = LatencyBenchmark.threads001, orders/echo = ThroughputBenchmark.threads032)
 and arm, over every fork of every round: the mean, its 95% confidence interval (Student t), the
