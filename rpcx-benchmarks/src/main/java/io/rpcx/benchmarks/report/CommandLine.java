@@ -9,7 +9,7 @@ import java.util.List;
 public final class CommandLine {
   private CommandLine() {}
 
-  /** {@code java -cp rpcx-benchmarks/target/benchmarks.jar <main> <arguments>}, quoted for a shell. */
+  /** {@code java -cp rpcx-benchmarks/target/benchmarks.jar <main> <arguments>}, shell-quoted. */
   public static String of(Class<?> main, List<String> arguments) {
     StringBuilder line =
         new StringBuilder("java -cp rpcx-benchmarks/target/benchmarks.jar ").append(main.getName());

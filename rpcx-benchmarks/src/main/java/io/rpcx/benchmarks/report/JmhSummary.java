@@ -89,7 +89,8 @@ public final class JmhSummary {
 
   private void read(Path file) throws IOException {
     JsonNode results = JmhResults.read(file);
-    String base = file.getFileName().toString().replaceFirst("^jmh-", "").replaceFirst("\\.json(\\.gz)?$", "");
+    String base =
+        file.getFileName().toString().replaceFirst("^jmh-", "").replaceFirst("\\.json(\\.gz)?$", "");
     if (base.startsWith("warmup-")) {
       readWarmUp(base, results);
       return; // iterations without warm-up are not steady-state scores

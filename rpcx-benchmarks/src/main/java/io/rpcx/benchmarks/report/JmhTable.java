@@ -66,29 +66,22 @@ public final class JmhTable {
       }
       sampled |= result.path("mode").asText().equals("sample");
     }
-    Map<String, String> shared = new LinkedHashMap<>();
-    List<String> differing = new ArrayList<>();
-    if (!settings.isEmpty()) {
-      for (Map.Entry<String, String> setting : settings.get(0).entrySet()) {
-        boolean same = true;
-        for (Map<String, String> other : settings) {
-          same &= setting.getValue().equals(other.get(setting.getKey()));
-        }
-        if (same) {
-          shared.put(setting.getKey(), setting.getValue());
-        } else {
-          differing.add(setting.getKey());
-        }
-      }
-    }
-
     StringBuilder md = new StringBuilder("### ").append(title).append("\n\n");
     if (results.isEmpty()) {
       return md.append("No results.\n\n").toString();
     }
-    List<String> shown = new ArrayList<>();
-    shared.forEach((name, value) -> shown.add(name + " " + value));
-    md.append(String.join("; ", shown)).append(".\n\n");
+    List<String> shared = new ArrayList<>();
+    List<String> differing = new ArrayList<>();
+    for (Map.Entry<String, String> setting : settings.get(0).entrySet()) {
+      String name = setting.getKey();
+      boolean same = settings.stream().allMatch(s -> setting.getValue().equals(s.get(name)));
+      if (same) {
+        shared.add(setting.getKey() + " " + setting.getValue());
+      } else {
+        differing.add(setting.getKey());
+      }
+    }
+    md.append(String.join("; ", shared)).append(".\n\n");
 
     List<String> header = new ArrayList<>();
     header.add("benchmark");
@@ -105,8 +98,10 @@ public final class JmhTable {
     secondary.forEach((name, unit) -> header.add(name + " (" + unit + ")"));
     row(md, header);
     List<String> rule = new ArrayList<>();
+    int textColumns = 1 + params.size() + differing.size();
     for (int i = 0; i < header.size(); i++) {
-      rule.add(i < 1 + params.size() + differing.size() || header.get(i).equals("unit") ? "---" : "---:");
+      // Names left, numbers right.
+      rule.add(i < textColumns || header.get(i).equals("unit") ? "---" : "---:");
     }
     row(md, rule);
 
@@ -114,7 +109,8 @@ public final class JmhTable {
     for (JsonNode result : results) {
       List<String> cells = new ArrayList<>();
       String[] parts = result.path("benchmark").asText().split("\\.");
-      cells.add(parts.length < 2 ? parts[0] : parts[parts.length - 2] + "." + parts[parts.length - 1]);
+      cells.add(
+          parts.length < 2 ? parts[0] : parts[parts.length - 2] + "." + parts[parts.length - 1]);
       for (String param : params) {
         cells.add(result.path("params").path(param).asText(""));
       }

@@ -38,8 +38,9 @@ final class StressOptions {
           "  --cell-timeout SECONDS time limit of one cell, all its runs together (default: 600)",
           "  --warmup N             echo calls per system before its grid, not recorded (default:"
               + " 2000)",
-          "  --out DIR              output directory (default: rpcx-benchmarks/results/<date>-stress",
-          "                         of this checkout, which git ignores)",
+          "  --out DIR              output directory (default: a new folder",
+          "                         rpcx-benchmarks/results/<date>-stress of this checkout,",
+          "                         which git ignores)",
           "  --quick                threads "
               + QUICK_THREADS
               + ", requests "
@@ -67,7 +68,9 @@ final class StressOptions {
     this.cellTimeout = Duration.ofSeconds(b.cellTimeoutSeconds);
     this.warmupCalls = b.warmupCalls;
     this.out =
-        b.out != null ? Paths.get(b.out) : ResultsFolder.newFolder(b.quick ? "stress-quick" : "stress");
+        b.out != null
+            ? Paths.get(b.out)
+            : ResultsFolder.newFolder(b.quick ? "stress-quick" : "stress");
     this.quick = b.quick;
     this.arguments = List.of(arguments);
   }

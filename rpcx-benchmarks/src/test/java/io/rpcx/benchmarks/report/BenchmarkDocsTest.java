@@ -44,7 +44,8 @@ class BenchmarkDocsTest {
     try (Stream<Path> files = Files.walk(benchmarks)) {
       files
           .filter(Files::isRegularFile)
-          .filter(f -> RAW.matcher(f.getFileName().toString()).matches() || size(f) > LARGEST_SUMMARY)
+          .filter(
+              f -> RAW.matcher(f.getFileName().toString()).matches() || size(f) > LARGEST_SUMMARY)
           .forEach(f -> raw.add(root.relativize(f) + " (" + size(f) + " bytes)"));
     }
     assertEquals(
@@ -98,7 +99,9 @@ class BenchmarkDocsTest {
           broken.add(where + " (no such file)");
         } else if (anchor != null
             && resolved.toString().endsWith(".md")
-            && !anchors.computeIfAbsent(resolved, BenchmarkDocsTest::headingAnchors).contains(anchor)) {
+            && !anchors
+                .computeIfAbsent(resolved, BenchmarkDocsTest::headingAnchors)
+                .contains(anchor)) {
           broken.add(where + " (no such heading)");
         }
       }
@@ -112,7 +115,8 @@ class BenchmarkDocsTest {
     assertEquals(
         "what-bounds-the-misses-issue-18s-run-b9fbfae",
         slug("What bounds the misses (issue 18's run, b9fbfae)"));
-    assertEquals("every-system--workload--thread-count", slug("Every system × workload × thread count"));
+    assertEquals(
+        "every-system--workload--thread-count", slug("Every system × workload × thread count"));
     assertEquals("codec-issue-3-targets", slug("Codec (`issue 3` targets)"));
   }
 
@@ -140,7 +144,7 @@ class BenchmarkDocsTest {
     return anchors;
   }
 
-  /** GitHub's rule: lower case, letters, digits, '-' and '_' kept, spaces to '-', the rest dropped. */
+  /** GitHub's rule: lower case; letters, digits, '-' and '_' kept; spaces to '-'; the rest gone. */
   static String slug(String heading) {
     StringBuilder slug = new StringBuilder();
     heading

@@ -46,7 +46,12 @@ class JmhTableTest {
   @Test
   void everyResultIsARowAndSharedSettingsAreWrittenOnce() throws Exception {
     JsonNode results =
-        json("[" + THROUGHPUT.formatted("rpcx", "103961.3") + "," + THROUGHPUT.formatted("netty", "126481.0") + "]");
+        json(
+            "["
+                + THROUGHPUT.formatted("rpcx", "103961.3")
+                + ","
+                + THROUGHPUT.formatted("netty", "126481.0")
+                + "]");
     assertEquals(
         """
         ### jmh-targets.json.gz

@@ -40,6 +40,8 @@ class ResultsFolderTest {
     assertEquals(
         "java -cp rpcx-benchmarks/target/benchmarks.jar io.rpcx.benchmarks.report.ResultsFolder"
             + " --systems rpcx,grpc --out 'my results' 'it'\\''s'",
-        CommandLine.of(ResultsFolder.class, List.of("--systems", "rpcx,grpc", "--out", "my results", "it's")));
+        CommandLine.of(
+            ResultsFolder.class,
+            List.of("--systems", "rpcx,grpc", "--out", "my results", "it's")));
   }
 }

@@ -114,8 +114,11 @@ class ResultsTest {
     List<CellSummary> cells =
         List.of(
             CellSummary.of(
-                List.of(run(0, 1000, RunResult.Status.DROPPED, ""), run(1, 100, RunResult.Status.OK, ""))),
-            CellSummary.of(List.of(RunResult.notStarted("rpcx", 10, 20, "system not available: no"))));
+                List.of(
+                    run(0, 1000, RunResult.Status.DROPPED, ""),
+                    run(1, 100, RunResult.Status.OK, ""))),
+            CellSummary.of(
+                List.of(RunResult.notStarted("rpcx", 10, 20, "system not available: no"))));
     Map<String, String> descriptions = new LinkedHashMap<>();
     descriptions.put("grpc", "gRPC");
     descriptions.put("rpcx", "system not available: no");
