@@ -86,6 +86,7 @@ class ArchitectureTest {
       io.rpcx.core.CallTimeoutException
       io.rpcx.core.CancelledException
       io.rpcx.core.InternalErrorException
+      io.rpcx.core.InvalidSettingException
       io.rpcx.core.NotFoundException
       io.rpcx.core.RemoteFailureException
       io.rpcx.core.ResourceExhaustedException
