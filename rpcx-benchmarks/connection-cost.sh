@@ -6,7 +6,8 @@
 # otherwise idle machine (the memory part does not mind).
 #
 #   bash rpcx-benchmarks/connection-cost.sh [--no-build] [ConnectionCostTool options...]
-#   OUT=<dir> (default docs/benchmarks/<date>-connections-<commit>): report.md and run.log
+#   OUT=<dir> (default rpcx-benchmarks/results/<date>-connections-<commit>, which git ignores):
+#     run.log, report.md and summary.md (the command, the machine and the report: what to keep)
 #   PROFILE=1: async-profiler CPU profiles of the throughput cells (server and client JVMs),
 #     flame graphs and collapsed stacks (gzipped) in $OUT/profiles, where the CPU goes in report.md
 #   JAVA=<java> (default java on the PATH): the JDK of both JVMs, e.g. a JDK 25 for --virtual-callers
@@ -14,15 +15,26 @@
 #   --throughput-rounds 3 --warmup 5 --seconds 10 --direct (server calls on its event loops)
 #   --virtual-callers (callers on virtual threads; Java 21+) --server-java <java> (the server JVM's)
 set -euo pipefail
+if [[ " $* " == *" --help "* || " $* " == *" -h "* ]]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  if [[ -f "$(dirname "$0")/target/benchmarks.jar" ]]; then
+    echo
+    java -cp "$(dirname "$0")/target/benchmarks.jar" io.rpcx.benchmarks.connections.ConnectionCostTool --help
+  fi
+  exit 0
+fi
 cd "$(dirname "$0")/.."
+source rpcx-benchmarks/results.sh
 jar=rpcx-benchmarks/target/benchmarks.jar
+command="$(command_line "OUT PROFILE JAVA JAVA_TOOL_OPTIONS" rpcx-benchmarks/connection-cost.sh "$@")"
 if [[ "${1:-}" == "--no-build" ]]; then
   shift
 else
   mvn -B -q -ntp -DskipTests package -pl rpcx-benchmarks -am
 fi
-out="${OUT:-docs/benchmarks/$(date -u +%Y-%m-%d)-connections-$(git rev-parse --short HEAD)}"
+out="${OUT:-$(results_dir connections)}"
 mkdir -p "$out"
+head="$(results_head "What a connection costs" "$command" "${JAVA:-java}")"
 args=(--out "$out")
 if [[ -n "${PROFILE:-}" ]]; then
   version=4.1
@@ -45,3 +57,9 @@ shopt -s nullglob
 for collapsed in "$out"/profiles/*.collapsed; do
   gzip -f "$collapsed"
 done
+# The summary: this command and the machine, then the tool's report (its title one level down).
+{
+  printf '%s\n\n' "$head"
+  sed 's/^#/##/' "$out/report.md"
+} > "$out/summary.md"
+echo "summary: $out/summary.md"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Runs every measurement in docs/BENCHMARKS.md and writes the raw results to docs/benchmarks/
-# (JMH JSON and logs, stress-tool CSV, HTML and PNG charts) and the tables to
-# docs/benchmarks/summary.md. About 3 hours on 2 cores (targets ~25 min, matrix ~80, codec ~6,
-# stress-quick ~8, stress-990 ~40); run it on an otherwise idle machine.
+# Runs the measurements of docs/BENCHMARKS.md. Raw results (JMH JSON and logs, the stress tool's
+# CSV, HTML and PNG charts) go to OUT, by default rpcx-benchmarks/results/<date>-<phases>-<commit>/,
+# which git ignores; OUT/summary.md is what to keep: the command, the machine, JmhSummary's and
+# StreamSummary's tables, the codec sizes, the stress summaries and every JMH result (JmhTable).
+# Publishing a run = copying summary.md (and small CSVs) to docs/benchmarks/<date>-<name>/.
+# About 3 hours on 2 cores (targets ~25 min, matrix ~80, codec ~6, stress-quick ~8, stress-990
+# ~40); run it on an otherwise idle machine.
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
 #   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order; also
 #     "observability", ~10 min, "baselines", ~40 min, "costs", ~25 min, "warmup", ~6 min,
@@ -12,26 +15,33 @@
 #   MATRIX_ARGS="-f 1 -wi 2 -w 3s -i 3 -r 4s" (default) JMH lengths of the matrix phase
 #   STREAM_ARGS="-f 3 -wi 3 -w 3s -i 5 -r 3s" (default) JMH lengths of the streams phase's main run
 #   STRESS_RUNS=10 (default, the paper's) runs per cell of stress-990, the first dropped
+#   OUT=<dir>: where to write; invocations may share one OUT, and its summary then has every
+#     invocation's command and every phase's results
 set -euo pipefail
+if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit 0
+fi
 cd "$(dirname "$0")/.."
-out="${OUT:-docs/benchmarks}"
-jar=rpcx-benchmarks/target/benchmarks.jar
+source rpcx-benchmarks/results.sh
+command="$(command_line "OUT PHASES VT_JAVA VT_ARGS MATRIX_ARGS STREAM_ARGS STRESS_RUNS" \
+  rpcx-benchmarks/run-report.sh "$@")"
 phases="${PHASES:-targets matrix codec stress-quick stress-990}"
+name=report
+if [[ -n "${PHASES:-}" ]]; then
+  name="${PHASES// /-}"
+fi
+out="${OUT:-$(results_dir "$name")}"
+jar=rpcx-benchmarks/target/benchmarks.jar
 matrix_args="${MATRIX_ARGS:--f 1 -wi 2 -w 3s -i 3 -r 4s}"
 stream_args="${STREAM_ARGS:--f 3 -wi 3 -w 3s -i 5 -r 3s}"
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -ntp -DskipTests package -pl rpcx-benchmarks -am
 fi
 mkdir -p "$out"
-{
-  echo "cores: $(nproc)"
-  echo "memory: $(free -g | awk '/^Mem:/ {print $2}') GiB"
-  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-  echo "kernel: $(uname -r)"
-  java -version 2>&1 | head -n 2
-  echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
-  echo "load average at the start (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
-} > "$out/machine.txt"
+echo "output: $out"
+# Each invocation into OUT adds its command and machine to the head of the summary.
+results_head "Benchmarks: $phases" "$command" >> "$out/runs.md"
 
 jmh() { # jmh <name> <jmh arguments...>
   local name="$1"
@@ -165,7 +175,8 @@ for phase in $phases; do
   esac
 done
 
-# Tables: the matrix first, the focused 3-fork runs last so that they win.
+# The summary: the tables (the matrix first, the focused 3-fork runs last so that they win), then
+# every JMH result, each file as a table.
 shopt -s nullglob
 # JMH JSON is kept gzipped (the latency histograms make it large); a fresh result replaces its .gz.
 for json in "$out"/jmh-*.json; do
@@ -174,12 +185,33 @@ done
 files=("$out"/jmh-matrix-*.json.gz "$out"/jmh-codec*.json.gz "$out"/jmh-targets-*.json.gz
   "$out"/jmh-observability-*.json.gz "$out"/jmh-baselines-*.json.gz "$out"/jmh-costs-*.json.gz
   "$out"/jmh-warmup-*.json.gz)
-if ((${#files[@]})); then
-  java -cp "$jar" io.rpcx.benchmarks.report.JmhSummary "${files[@]}" > "$out/summary.md"
-  echo "tables: $out/summary.md"
-fi
 streams=("$out"/jmh-streams*.json.gz)
-if ((${#streams[@]})); then
-  java -cp "$jar" io.rpcx.benchmarks.report.StreamSummary "${streams[@]}" > "$out/streams.md"
-  echo "stream tables: $out/streams.md"
-fi
+all=("$out"/jmh-*.json.gz)
+{
+  cat "$out/runs.md"
+  if ((${#files[@]})); then
+    echo "## Tables"
+    java -cp "$jar" io.rpcx.benchmarks.report.JmhSummary "${files[@]}"
+    echo
+  fi
+  if ((${#streams[@]})); then
+    echo "## Server streams"
+    java -cp "$jar" io.rpcx.benchmarks.report.StreamSummary "${streams[@]}"
+    echo
+  fi
+  if [[ -f "$out/codec-sizes.md" ]]; then
+    printf '## Codec sizes\n\n'
+    cat "$out/codec-sizes.md"
+    echo
+  fi
+  for stress in "$out"/stress-*/summary.md; do
+    # The stress tool's own summary, its headings one level down.
+    sed 's/^#/##/' "$stress"
+    echo
+  done
+  if ((${#all[@]})); then
+    printf '## Every JMH result\n\n'
+    java -cp "$jar" io.rpcx.benchmarks.report.JmhTable "${all[@]}"
+  fi
+} > "$out/summary.md"
+echo "summary: $out/summary.md"

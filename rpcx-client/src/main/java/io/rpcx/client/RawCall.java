@@ -1,5 +1,6 @@
 package io.rpcx.client;
 
+import io.rpcx.core.InvalidSettingException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -138,7 +139,7 @@ public final class RawCall {
     public Builder timeout(Duration timeout) {
       Objects.requireNonNull(timeout, "timeout");
       if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout: " + timeout + " (expected: > 0)");
+        throw new InvalidSettingException("timeout", timeout, "> 0");
       }
       this.timeoutMillis = Math.max(1, timeout.toMillis());
       return this;
@@ -162,7 +163,7 @@ public final class RawCall {
     private static String nonBlank(String value, String name) {
       Objects.requireNonNull(value, name);
       if (value.isBlank()) {
-        throw new IllegalArgumentException(name + ": '" + value + "' (expected: not blank)");
+        throw new InvalidSettingException(name, value, "not blank");
       }
       return value;
     }

@@ -9,17 +9,26 @@ import io.rpcx.client.internal.cluster.Member;
 import io.rpcx.client.internal.cluster.Members;
 import io.rpcx.client.internal.cluster.ServiceCluster;
 import io.rpcx.client.internal.config.ClientConfig;
+import io.rpcx.client.internal.config.Ejection;
 import io.rpcx.client.internal.proxy.ClientInterfaces;
 import io.rpcx.client.internal.proxy.ProxyFactory;
 import io.rpcx.client.internal.transport.ClientTransport;
+import io.rpcx.core.InvalidSettingException;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.discovery.ServiceDiscovery;
 import io.rpcx.core.discovery.ServiceEndpoint;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.config.Checks;
 import io.rpcx.core.internal.config.ConnectionSettings;
+import io.rpcx.core.internal.config.TypeScan;
 import io.rpcx.core.internal.runtime.RuntimeCompatibility;
+import io.rpcx.core.internal.transport.InProcess;
+import io.rpcx.core.internal.transport.InboundBudget;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -53,7 +62,7 @@ import java.util.concurrent.Executor;
  */
 public final class RpcxClient implements AutoCloseable {
   /** Timeout of calls whose method and interface set none: 5 seconds. */
-  public static final long DEFAULT_TIMEOUT_MILLIS = ClientConfig.DEFAULT_TIMEOUT_MILLIS;
+  public static final long DEFAULT_TIMEOUT_MILLIS = 5_000;
   /** Default largest frame accepted or sent: 16 MiB. */
   public static final int DEFAULT_MAX_FRAME_SIZE = ConnectionSettings.DEFAULT_MAX_FRAME_SIZE;
 
@@ -199,10 +208,41 @@ public final class RpcxClient implements AutoCloseable {
 
   /**
    * Configures and builds an {@link RpcxClient}. Not thread-safe; every setter checks its value at
-   * once, and {@link #build()} makes an immutable configuration, so a builder can be reused.
+   * once (refusing it with an {@link InvalidSettingException} naming the setting, the value and
+   * what it accepts), and {@link #build()} makes an immutable configuration, so a builder can be
+   * reused.
    */
   public static final class Builder {
-    private final ClientConfig.Builder config = ClientConfig.builder();
+    private int ioThreads = Runtime.getRuntime().availableProcessors();
+    private boolean nativeTransport = true;
+    private int maxFrameSize = ConnectionSettings.DEFAULT_MAX_FRAME_SIZE;
+    private int maxNestingDepth = DecodeContext.DEFAULT_MAX_DEPTH;
+    private int maxConcurrentCallsPerConnection = ConnectionSettings.DEFAULT_MAX_CONCURRENT_CALLS;
+    private long maxBufferedInboundBytes = InboundBudget.defaultLimit();
+    private int maxStreamWindow = ConnectionSettings.DEFAULT_MAX_STREAM_WINDOW;
+    private long maxStreamBufferedBytes = ConnectionSettings.DEFAULT_MAX_STREAM_BUFFERED_BYTES;
+    private TlsConfig tls;
+    private String inProcessName;
+    private List<ServiceEndpoint> defaultTarget;
+    private final Map<Class<?>, List<ServiceEndpoint>> targets = new LinkedHashMap<>();
+    private ServiceDiscovery discovery;
+    private LoadBalancing loadBalancing = LoadBalancing.LEAST_IN_FLIGHT;
+    private final Map<Class<?>, LoadBalancing> loadBalancingByInterface = new LinkedHashMap<>();
+    private int maxAttempts = 3;
+    private double retryRatio = 0.2;
+    private int minRetriesPerSecond = 10;
+    private Ejection ejection = new Ejection(5, 1_000, 30_000);
+    private final List<Class<?>> interfaces = new ArrayList<>();
+    private TypeScan scan = TypeScan.none();
+    private long defaultTimeoutMillis = DEFAULT_TIMEOUT_MILLIS;
+    private Duration connectTimeout = Duration.ofSeconds(3);
+    private Executor callbackExecutor;
+    private Duration keepAliveInterval = Duration.ofSeconds(30);
+    private Duration keepAliveTimeout = Duration.ofSeconds(10);
+    private Duration initialBackoff = Duration.ofSeconds(1);
+    private Duration maxBackoff = Duration.ofSeconds(120);
+    private final Map<String, String> metadata = new LinkedHashMap<>();
+    private final List<ClientInterceptor> interceptors = new ArrayList<>();
 
     private Builder() {}
 
@@ -212,7 +252,8 @@ public final class RpcxClient implements AutoCloseable {
      * and its calls fail as unavailable. Default 30 s and 10 s.
      */
     public Builder keepAlive(Duration interval, Duration timeout) {
-      config.keepAlive(interval, timeout);
+      this.keepAliveInterval = Checks.positive(interval, "interval");
+      this.keepAliveTimeout = Checks.positive(timeout, "timeout");
       return this;
     }
 
@@ -222,7 +263,13 @@ public final class RpcxClient implements AutoCloseable {
      * at once as unavailable (safe to retry). Default 1 s up to 120 s.
      */
     public Builder reconnectBackoff(Duration initial, Duration max) {
-      config.reconnectBackoff(initial, max);
+      Checks.positive(initial, "initial");
+      Checks.positive(max, "max");
+      if (max.compareTo(initial) < 0) {
+        throw new InvalidSettingException("max", max, ">= initial " + initial);
+      }
+      this.initialBackoff = initial;
+      this.maxBackoff = max;
       return this;
     }
 
@@ -234,7 +281,7 @@ public final class RpcxClient implements AutoCloseable {
      * JVM's maximum direct memory, at least 16 MiB.
      */
     public Builder maxBufferedInboundBytes(long bytes) {
-      config.connection().maxBufferedInboundBytes(bytes);
+      this.maxBufferedInboundBytes = Checks.atLeast(bytes, 1L, "maxBufferedInboundBytes");
       return this;
     }
 
@@ -247,7 +294,7 @@ public final class RpcxClient implements AutoCloseable {
      * Default 1024; 1 keeps one message at most in flight or held.
      */
     public Builder maxStreamWindow(int messages) {
-      config.connection().maxStreamWindow(messages);
+      this.maxStreamWindow = Checks.atLeast(messages, 1, "maxStreamWindow");
       return this;
     }
 
@@ -258,13 +305,18 @@ public final class RpcxClient implements AutoCloseable {
      * message larger than this still passes, one at a time. Default 4 MiB.
      */
     public Builder maxStreamBufferedBytes(long bytes) {
-      config.connection().maxStreamBufferedBytes(bytes);
+      this.maxStreamBufferedBytes = Checks.atLeast(bytes, 1L, "maxStreamBufferedBytes");
       return this;
     }
 
     /** Connects with TLS ({@link TlsConfig#client()}). */
     public Builder tls(TlsConfig tls) {
-      config.tls(tls);
+      Objects.requireNonNull(tls, "tls");
+      if (tls.isServer()) {
+        throw new InvalidSettingException(
+            "tls", tls, "a server configuration", "TlsConfig.client()");
+      }
+      this.tls = tls;
       return this;
     }
 
@@ -273,7 +325,7 @@ public final class RpcxClient implements AutoCloseable {
      * {@link #bearerToken(String)} for credentials.
      */
     public Builder metadata(String key, String value) {
-      config.metadata(key, value);
+      metadata.put(Checks.metadataKey(key), Objects.requireNonNull(value, "value"));
       return this;
     }
 
@@ -282,7 +334,7 @@ public final class RpcxClient implements AutoCloseable {
      * after those added before it (and before them at the end).
      */
     public Builder intercept(ClientInterceptor interceptor) {
-      config.intercept(interceptor);
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
       return this;
     }
 
@@ -300,7 +352,7 @@ public final class RpcxClient implements AutoCloseable {
      * {@link #discovery}, nor with {@link #tls} ({@link #build()} fails).
      */
     public Builder inProcess(String name) {
-      config.inProcess(name);
+      this.inProcessName = InProcess.checkName(name);
       return this;
     }
 
@@ -309,7 +361,8 @@ public final class RpcxClient implements AutoCloseable {
      * the interface has its own targets). Not with {@link #discovery}.
      */
     public Builder target(String host, int port) {
-      config.defaultTarget(host, port);
+      Objects.requireNonNull(host, "host");
+      this.defaultTarget = List.of(ServiceEndpoint.of(host.strip(), port));
       return this;
     }
 
@@ -333,7 +386,12 @@ public final class RpcxClient implements AutoCloseable {
 
     /** Spreads the calls of {@code serviceInterface} over these servers. */
     public Builder targets(Class<?> serviceInterface, List<ServiceEndpoint> endpoints) {
-      config.targets(serviceInterface, endpoints);
+      Objects.requireNonNull(serviceInterface, "serviceInterface");
+      if (endpoints.isEmpty()) {
+        throw new InvalidSettingException(
+            "targets of " + serviceInterface.getName(), endpoints, "none", "at least one");
+      }
+      targets.put(serviceInterface, List.copyOf(endpoints));
       return this;
     }
 
@@ -343,19 +401,21 @@ public final class RpcxClient implements AutoCloseable {
      * for the discovery's first list of the service.
      */
     public Builder discovery(ServiceDiscovery discovery) {
-      config.discovery(discovery);
+      this.discovery = Objects.requireNonNull(discovery, "discovery");
       return this;
     }
 
     /** How calls are spread over the servers of a service; default {@link LoadBalancing#LEAST_IN_FLIGHT}. */
     public Builder loadBalancing(LoadBalancing strategy) {
-      config.loadBalancing(strategy);
+      this.loadBalancing = Objects.requireNonNull(strategy, "strategy");
       return this;
     }
 
     /** How the calls of {@code serviceInterface} are spread over its servers. */
     public Builder loadBalancing(Class<?> serviceInterface, LoadBalancing strategy) {
-      config.loadBalancing(serviceInterface, strategy);
+      loadBalancingByInterface.put(
+          Objects.requireNonNull(serviceInterface, "serviceInterface"),
+          Objects.requireNonNull(strategy, "strategy"));
       return this;
     }
 
@@ -365,7 +425,7 @@ public final class RpcxClient implements AutoCloseable {
      * io.rpcx.annotation.Idempotent}. All attempts share the call's timeout.
      */
     public Builder maxAttempts(int maxAttempts) {
-      config.maxAttempts(maxAttempts);
+      this.maxAttempts = Checks.atLeast(maxAttempts, 1, "maxAttempts");
       return this;
     }
 
@@ -375,7 +435,11 @@ public final class RpcxClient implements AutoCloseable {
      * 20% more calls, never a storm of retries.
      */
     public Builder retryBudget(double ratio, int minPerSecond) {
-      config.retryBudget(ratio, minPerSecond);
+      if (!(ratio >= 0) || ratio > 1000) {
+        throw new InvalidSettingException("ratio", ratio, "0-1000");
+      }
+      this.minRetriesPerSecond = Checks.atLeast(minPerSecond, 0, "minPerSecond");
+      this.retryRatio = ratio;
       return this;
     }
 
@@ -385,13 +449,16 @@ public final class RpcxClient implements AutoCloseable {
      * max}, each ±20%; then it takes one call at a time until one is answered. Default 5, 1 s, 30 s.
      */
     public Builder ejection(int consecutiveFailures, Duration initial, Duration max) {
-      config.ejection(consecutiveFailures, initial, max);
+      Checks.positive(initial, "initial");
+      Checks.positive(max, "max");
+      this.ejection = new Ejection(consecutiveFailures, initial.toMillis(), max.toMillis());
       return this;
     }
 
     /** Timeout of methods whose annotations set none; default 5 s. */
     public Builder defaultTimeout(Duration timeout) {
-      config.defaultTimeout(timeout);
+      this.defaultTimeoutMillis =
+          Math.max(1, Checks.positive(timeout, "defaultTimeout").toMillis());
       return this;
     }
 
@@ -401,14 +468,14 @@ public final class RpcxClient implements AutoCloseable {
      * unavailable and safe to retry.
      */
     public Builder connectTimeout(Duration timeout) {
-      config.connectTimeout(timeout);
+      this.connectTimeout = Checks.positive(timeout, "connectTimeout");
       return this;
     }
 
     /** Checks these client interfaces when the client is built. */
     public Builder register(Class<?>... serviceInterfaces) {
       for (Class<?> type : serviceInterfaces) {
-        config.register(type);
+        interfaces.add(Objects.requireNonNull(type, "serviceInterface"));
       }
       return this;
     }
@@ -418,25 +485,26 @@ public final class RpcxClient implements AutoCloseable {
      * subpackages when the client is built. Works on class directories and jars.
      */
     public Builder scan(String... packages) {
-      config.scan(packages);
+      scan = scan.andPackages(packages);
       return this;
     }
 
     /** The class loader to scan; default the thread's context class loader. */
     public Builder classLoader(ClassLoader classLoader) {
-      config.classLoader(classLoader);
+      scan = scan.withClassLoader(classLoader);
       return this;
     }
 
     /** Network threads; default the number of processors. */
     public Builder ioThreads(int ioThreads) {
-      config.connection().ioThreads(ioThreads);
+      this.ioThreads = Checks.atLeast(ioThreads, 1, "ioThreads");
       return this;
     }
 
     /** Largest frame sent or accepted, in bytes; default 16 MiB. */
     public Builder maxFrameSize(int maxFrameSize) {
-      config.connection().maxFrameSize(maxFrameSize);
+      this.maxFrameSize =
+          Checks.atLeast(maxFrameSize, ConnectionSettings.MIN_MAX_FRAME_SIZE, "maxFrameSize");
       return this;
     }
 
@@ -445,13 +513,14 @@ public final class RpcxClient implements AutoCloseable {
      * io.rpcx.core.ResourceExhaustedException}. Default 10,000.
      */
     public Builder maxConcurrentCallsPerConnection(int maxCalls) {
-      config.connection().maxConcurrentCallsPerConnection(maxCalls);
+      this.maxConcurrentCallsPerConnection =
+          Checks.atLeast(maxCalls, 1, "maxConcurrentCallsPerConnection");
       return this;
     }
 
     /** Deepest nesting of messages inside one result; default 64. */
     public Builder maxNestingDepth(int maxNestingDepth) {
-      config.connection().maxNestingDepth(maxNestingDepth);
+      this.maxNestingDepth = Checks.atLeast(maxNestingDepth, 1, "maxNestingDepth");
       return this;
     }
 
@@ -464,7 +533,7 @@ public final class RpcxClient implements AutoCloseable {
      * a network thread of the same client.
      */
     public Builder callbackExecutor(Executor executor) {
-      config.callbackExecutor(executor);
+      this.callbackExecutor = Objects.requireNonNull(executor, "executor");
       return this;
     }
 
@@ -474,7 +543,7 @@ public final class RpcxClient implements AutoCloseable {
      * does the system property {@code rpcx.transport=nio}.
      */
     public Builder nativeTransport(boolean nativeTransport) {
-      config.connection().nativeTransport(nativeTransport);
+      this.nativeTransport = nativeTransport;
       return this;
     }
 
@@ -488,7 +557,63 @@ public final class RpcxClient implements AutoCloseable {
      */
     public RpcxClient build() {
       RuntimeCompatibility.check();
-      return new RpcxClient(config.build());
+      return new RpcxClient(config());
+    }
+
+    /**
+     * The configuration, with the interfaces of the scanned packages found now.
+     *
+     * @throws IllegalArgumentException if settings contradict each other
+     */
+    ClientConfig config() {
+      if (inProcessName != null
+          && (defaultTarget != null || discovery != null || !targets.isEmpty())) {
+        throw new IllegalArgumentException(
+            "inProcess(\"" + inProcessName + "\") cannot be combined with target(...),"
+                + " targets(...) or discovery(...): an in-process client calls only the"
+                + " in-process server of that name");
+      }
+      if (discovery != null && defaultTarget != null) {
+        throw new IllegalArgumentException(
+            "both target(host, port) and discovery(...) are set: choose one (targets of single"
+                + " interfaces may be combined with discovery)");
+      }
+      List<Class<?>> all = new ArrayList<>(interfaces);
+      for (String scanPackage : scan.packages()) {
+        all.addAll(scan.find(scanPackage, RPCXClient.class));
+      }
+      return new ClientConfig(
+          new ConnectionSettings(
+              ioThreads,
+              nativeTransport,
+              maxFrameSize,
+              maxNestingDepth,
+              maxConcurrentCallsPerConnection,
+              maxBufferedInboundBytes,
+              maxStreamWindow,
+              maxStreamBufferedBytes,
+              tls,
+              inProcessName),
+          // An in-process server's name stands for its address; the port is never used.
+          inProcessName != null ? List.of(ServiceEndpoint.of(inProcessName, 1)) : defaultTarget,
+          targets,
+          discovery,
+          loadBalancing,
+          loadBalancingByInterface,
+          maxAttempts,
+          retryRatio,
+          minRetriesPerSecond,
+          ejection,
+          all,
+          defaultTimeoutMillis,
+          connectTimeout,
+          callbackExecutor,
+          keepAliveInterval,
+          keepAliveTimeout,
+          initialBackoff,
+          maxBackoff,
+          metadata,
+          interceptors);
     }
   }
 }

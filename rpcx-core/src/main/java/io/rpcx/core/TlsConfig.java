@@ -180,7 +180,8 @@ public final class TlsConfig {
     /** The TLS protocol versions to enable; default TLSv1.3 and TLSv1.2. */
     public Builder protocols(String... protocols) {
       if (protocols.length == 0) {
-        throw new IllegalArgumentException("protocols: none given (expected: at least one)");
+        throw new InvalidSettingException(
+            "protocols", List.of(), "none given", "at least one");
       }
       this.protocols = List.of(protocols);
       return this;
@@ -200,7 +201,7 @@ public final class TlsConfig {
     private static Path readable(Path path, String name) {
       Objects.requireNonNull(path, name);
       if (!Files.isReadable(path)) {
-        throw new IllegalArgumentException(name + ": " + path + " (expected: a readable file)");
+        throw new InvalidSettingException(name, path, "a readable file");
       }
       return path;
     }

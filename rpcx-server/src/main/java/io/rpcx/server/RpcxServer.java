@@ -1,12 +1,20 @@
 package io.rpcx.server;
 
 import io.rpcx.annotation.RPCXServer;
+import io.rpcx.core.InvalidSettingException;
 import io.rpcx.core.TlsConfig;
+import io.rpcx.core.discovery.ServiceEndpoint;
 import io.rpcx.core.discovery.ServiceRegistrar;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.config.Checks;
 import io.rpcx.core.internal.config.ConnectionSettings;
+import io.rpcx.core.internal.config.TypeScan;
 import io.rpcx.core.internal.runtime.RuntimeCompatibility;
 import io.rpcx.core.internal.runtime.VirtualThreads;
+import io.rpcx.core.internal.transport.InProcess;
+import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.server.internal.config.ServerConfig;
+import io.rpcx.server.internal.config.ServiceBinding;
 import io.rpcx.server.internal.dispatch.CallTracker;
 import io.rpcx.server.internal.dispatch.ExceptionLog;
 import io.rpcx.server.internal.dispatch.PublishedServices;
@@ -18,12 +26,16 @@ import io.rpcx.server.internal.transport.ServerTransport;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The service center: publishes service implementations as remote services, and starts, stops and
@@ -66,8 +78,7 @@ public final class RpcxServer implements AutoCloseable {
   public static final String INSTANCE_KEY = Registration.INSTANCE_KEY;
 
   /** Default grace period of {@link #stop()}: 10 seconds. */
-  public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD =
-      ServerConfig.DEFAULT_SHUTDOWN_GRACE_PERIOD;
+  public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(10);
 
   private enum State {
     NEW,
@@ -320,10 +331,51 @@ public final class RpcxServer implements AutoCloseable {
 
   /**
    * Configures and builds an {@link RpcxServer}. Not thread-safe; every setter checks its value at
-   * once, and {@link #build()} makes an immutable configuration, so a builder can be reused.
+   * once (refusing it with an {@link InvalidSettingException} naming the setting, the value and
+   * what it accepts), and {@link #build()} makes an immutable configuration, so a builder can be
+   * reused.
    */
   public static final class Builder {
-    private final ServerConfig.Builder config = ServerConfig.builder();
+    private int ioThreads = Runtime.getRuntime().availableProcessors();
+    private boolean nativeTransport = true;
+    private int maxFrameSize = ConnectionSettings.DEFAULT_MAX_FRAME_SIZE;
+    private int maxNestingDepth = DecodeContext.DEFAULT_MAX_DEPTH;
+    private int maxConcurrentCallsPerConnection = ConnectionSettings.DEFAULT_MAX_CONCURRENT_CALLS;
+    private long maxBufferedInboundBytes = InboundBudget.defaultLimit();
+    private int maxStreamWindow = ConnectionSettings.DEFAULT_MAX_STREAM_WINDOW;
+    private long maxStreamBufferedBytes = ConnectionSettings.DEFAULT_MAX_STREAM_BUFFERED_BYTES;
+    private TlsConfig tls;
+    private String inProcessName;
+    private String bindAddress = "0.0.0.0";
+    private int port;
+    private ServiceRegistrar registrar;
+    private String advertisedHost;
+    private int advertisedPort;
+    private final Map<String, String> registrationMetadata = new LinkedHashMap<>();
+    private final List<ServiceBinding> services = new ArrayList<>();
+    private TypeScan scan = TypeScan.none();
+    private Executor executor;
+    private boolean direct;
+    private boolean reflection;
+    private int workerThreads = ServerConfig.DEFAULT_WORKER_THREADS;
+    private int maxQueuedCalls = ServerConfig.DEFAULT_MAX_QUEUED_CALLS;
+    /** 0: no virtual threads chosen. */
+    private int virtualThreadCalls;
+    /** How the user chose the executor ({@code "executor(...)"}), for errors; null if not. */
+    private String executorChoice;
+    /** How the user sized the worker pool ({@code "workerThreads(50)"}), for errors, or null. */
+    private String poolSetting;
+    /** {@code "workerPool()"} if the user chose the worker pool by name, for errors, or null. */
+    private String poolChoice;
+    private int maxMetadataBytes = 8 * 1024;
+    private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
+    private Duration prefaceTimeout = Duration.ofSeconds(10);
+    private int maxConnections = 10_000;
+    private Duration idleTimeout = Duration.ofMinutes(10);
+    private final List<ServerInterceptor> interceptors = new ArrayList<>();
+    private final List<RefusalListener> refusalListeners = new ArrayList<>();
+    private ExceptionLogging declaredExceptionLogging = ExceptionLogging.at(Level.DEBUG);
+    private ExceptionLogging otherExceptionLogging = ExceptionLogging.withStackTrace(Level.WARN);
 
     private Builder() {}
 
@@ -337,7 +389,8 @@ public final class RpcxServer implements AutoCloseable {
      * IllegalArgumentException}.
      */
     public Builder exceptionLogging(ExceptionLogging declared, ExceptionLogging other) {
-      config.exceptionLogging(declared, other);
+      this.declaredExceptionLogging = Objects.requireNonNull(declared, "declared");
+      this.otherExceptionLogging = Objects.requireNonNull(other, "other");
       return this;
     }
 
@@ -346,7 +399,7 @@ public final class RpcxServer implements AutoCloseable {
      * RESOURCE_EXHAUSTED) and closed, its calls refused as not processed. Default 10,000.
      */
     public Builder maxConnections(int maxConnections) {
-      config.maxConnections(maxConnections);
+      this.maxConnections = Checks.atLeast(maxConnections, 1, "maxConnections");
       return this;
     }
 
@@ -357,7 +410,8 @@ public final class RpcxServer implements AutoCloseable {
      * reply is never refused for the call that reply ended. Default 10,000.
      */
     public Builder maxConcurrentCallsPerConnection(int maxCalls) {
-      config.connection().maxConcurrentCallsPerConnection(maxCalls);
+      this.maxConcurrentCallsPerConnection =
+          Checks.atLeast(maxCalls, 1, "maxConcurrentCallsPerConnection");
       return this;
     }
 
@@ -367,7 +421,7 @@ public final class RpcxServer implements AutoCloseable {
      * Default 10 minutes.
      */
     public Builder idleTimeout(Duration idleTimeout) {
-      config.idleTimeout(idleTimeout);
+      this.idleTimeout = Checks.positive(idleTimeout, "idleTimeout");
       return this;
     }
 
@@ -380,7 +434,7 @@ public final class RpcxServer implements AutoCloseable {
      * maximum heap), at least 16 MiB.
      */
     public Builder maxBufferedInboundBytes(long bytes) {
-      config.connection().maxBufferedInboundBytes(bytes);
+      this.maxBufferedInboundBytes = Checks.atLeast(bytes, 1L, "maxBufferedInboundBytes");
       return this;
     }
 
@@ -393,7 +447,7 @@ public final class RpcxServer implements AutoCloseable {
      * Default 1024; 1 keeps one message at most in flight or held.
      */
     public Builder maxStreamWindow(int messages) {
-      config.connection().maxStreamWindow(messages);
+      this.maxStreamWindow = Checks.atLeast(messages, 1, "maxStreamWindow");
       return this;
     }
 
@@ -404,13 +458,18 @@ public final class RpcxServer implements AutoCloseable {
      * message larger than this still passes, one at a time. Default 4 MiB.
      */
     public Builder maxStreamBufferedBytes(long bytes) {
-      config.connection().maxStreamBufferedBytes(bytes);
+      this.maxStreamBufferedBytes = Checks.atLeast(bytes, 1L, "maxStreamBufferedBytes");
       return this;
     }
 
     /** Serves over TLS ({@link TlsConfig#server}), with mutual TLS if it requires client certificates. */
     public Builder tls(TlsConfig tls) {
-      config.tls(tls);
+      Objects.requireNonNull(tls, "tls");
+      if (!tls.isServer()) {
+        throw new InvalidSettingException(
+            "tls", tls, "a client configuration", "TlsConfig.server(...)");
+      }
+      this.tls = tls;
       return this;
     }
 
@@ -419,7 +478,7 @@ public final class RpcxServer implements AutoCloseable {
      * added before it. {@link ServerInterceptors#bearerToken} authenticates calls.
      */
     public Builder intercept(ServerInterceptor interceptor) {
-      config.intercept(interceptor);
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
       return this;
     }
 
@@ -428,7 +487,7 @@ public final class RpcxServer implements AutoCloseable {
      * overload, a server going away, callers whose timeout passed before the call could start.
      */
     public Builder refusalListener(RefusalListener listener) {
-      config.refusalListener(listener);
+      refusalListeners.add(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 
@@ -438,7 +497,7 @@ public final class RpcxServer implements AutoCloseable {
      * discovery find it and stop choosing it before it goes away.
      */
     public Builder registrar(ServiceRegistrar registrar) {
-      config.registrar(registrar);
+      this.registrar = Objects.requireNonNull(registrar, "registrar");
       return this;
     }
 
@@ -447,7 +506,9 @@ public final class RpcxServer implements AutoCloseable {
      * if it is a specific one, else the first site-local IPv4 address of this machine.
      */
     public Builder advertise(String host) {
-      config.advertise(host);
+      Objects.requireNonNull(host, "host");
+      ServiceEndpoint.of(host, 1); // checks the host
+      this.advertisedHost = host;
       return this;
     }
 
@@ -456,7 +517,9 @@ public final class RpcxServer implements AutoCloseable {
      * binds (behind NAT or a port mapping).
      */
     public Builder advertise(String host, int port) {
-      config.advertise(host, port);
+      ServiceEndpoint.of(Objects.requireNonNull(host, "host"), port); // checks both
+      this.advertisedHost = host;
+      this.advertisedPort = port;
       return this;
     }
 
@@ -465,13 +528,23 @@ public final class RpcxServer implements AutoCloseable {
      * RpcxServer#INSTANCE_KEY} is added by the server.
      */
     public Builder registrationMetadata(String key, String value) {
-      config.registrationMetadata(key, value);
+      if (INSTANCE_KEY.equals(key)) {
+        throw new InvalidSettingException(
+            "registrationMetadata",
+            key,
+            "a key other than '" + INSTANCE_KEY + "', which the server sets to a new id at each"
+                + " start");
+      }
+      Map<String, String> check = new LinkedHashMap<>(registrationMetadata);
+      check.put(key, value);
+      ServiceEndpoint.of("localhost", 1, check); // checks key, value and their number
+      registrationMetadata.put(key, value);
       return this;
     }
 
     /** The local address to listen on; default {@code 0.0.0.0} (all interfaces). */
     public Builder bindAddress(String bindAddress) {
-      config.bindAddress(bindAddress);
+      this.bindAddress = Objects.requireNonNull(bindAddress, "bindAddress");
       return this;
     }
 
@@ -484,25 +557,30 @@ public final class RpcxServer implements AutoCloseable {
      * registrar can be combined with it ({@link #build()} fails).
      */
     public Builder inProcess(String name) {
-      config.connection().inProcess(name);
+      this.inProcessName = InProcess.checkName(name);
       return this;
     }
 
     /** The port to listen on; 0 (the default) picks a free one, which {@link #port()} reports. */
     public Builder port(int port) {
-      config.port(port);
+      this.port = Checks.port(port, "port");
       return this;
     }
 
     /** Publishes {@code implementation}, whose class is annotated {@link RPCXServer}. */
     public Builder service(Object implementation) {
-      config.service(null, implementation);
-      return this;
+      return publish(null, implementation);
     }
 
     /** Publishes {@code implementation} as {@code name}, whether or not its class is annotated. */
     public Builder service(String name, Object implementation) {
-      config.service(Objects.requireNonNull(name, "name"), implementation);
+      return publish(Objects.requireNonNull(name, "name"), implementation);
+    }
+
+    /** Publishes {@code implementation} as {@code name}, or under its annotation's if null. */
+    private Builder publish(String name, Object implementation) {
+      Objects.requireNonNull(implementation, "implementation");
+      services.add(new ServiceBinding(name, implementation, implementation.getClass(), List.of()));
       return this;
     }
 
@@ -526,7 +604,24 @@ public final class RpcxServer implements AutoCloseable {
         Object implementation,
         Class<?> implementationClass,
         Class<?>... serviceInterfaces) {
-      config.service(name, implementation, implementationClass, List.of(serviceInterfaces));
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(implementation, "implementation");
+      Objects.requireNonNull(implementationClass, "implementationClass");
+      if (serviceInterfaces.length == 0) {
+        throw new InvalidSettingException(
+            "serviceInterfaces of '" + name + "'", List.of(), "none given", "at least one");
+      }
+      for (Class<?> serviceInterface : serviceInterfaces) {
+        Objects.requireNonNull(serviceInterface, "serviceInterface");
+        if (!serviceInterface.isInstance(implementation)) {
+          throw new IllegalArgumentException(
+              "the implementation of '" + name + "' (" + implementation.getClass().getName()
+                  + ") does not implement " + serviceInterface.getName());
+        }
+      }
+      services.add(
+          new ServiceBinding(
+              name, implementation, implementationClass, List.of(serviceInterfaces)));
       return this;
     }
 
@@ -535,13 +630,13 @@ public final class RpcxServer implements AutoCloseable {
      * created through its public no-argument constructor. Works on class directories and jars.
      */
     public Builder scan(String... packages) {
-      config.scan(packages);
+      scan = scan.andPackages(packages);
       return this;
     }
 
     /** The class loader to scan; default the thread's context class loader. */
     public Builder classLoader(ClassLoader classLoader) {
-      config.classLoader(classLoader);
+      scan = scan.withClassLoader(classLoader);
       return this;
     }
 
@@ -551,7 +646,9 @@ public final class RpcxServer implements AutoCloseable {
      * combined with {@link #virtualThreads()}.
      */
     public Builder executor(Executor executor) {
-      config.executor(executor);
+      this.executor = Objects.requireNonNull(executor, "executor");
+      this.direct = false;
+      this.executorChoice = "executor(...)";
       return this;
     }
 
@@ -561,7 +658,9 @@ public final class RpcxServer implements AutoCloseable {
      * thread. Cannot be combined with {@link #virtualThreads()}.
      */
     public Builder directExecutor() {
-      config.directExecutor();
+      this.direct = true;
+      this.executor = null;
+      this.executorChoice = "directExecutor()";
       return this;
     }
 
@@ -607,7 +706,15 @@ public final class RpcxServer implements AutoCloseable {
           maxCallsInFlight == ServerConfig.DEFAULT_VIRTUAL_THREAD_CALLS
               ? "virtualThreads()"
               : "virtualThreads(" + maxCallsInFlight + ")");
-      config.virtualThreads(maxCallsInFlight);
+      return runOnVirtualThreads(maxCallsInFlight);
+    }
+
+    /**
+     * {@link #virtualThreads(int)} without the check of the Java release, so that its rules with
+     * the other choices of where calls run are tested on Java 17 too.
+     */
+    Builder runOnVirtualThreads(int maxCallsInFlight) {
+      this.virtualThreadCalls = Checks.atLeast(maxCallsInFlight, 1, "maxCallsInFlight");
       return this;
     }
 
@@ -620,7 +727,7 @@ public final class RpcxServer implements AutoCloseable {
      * authentication, say) apply to it. Default off: a server shows its API only when asked to.
      */
     public Builder reflection(boolean reflection) {
-      config.reflection(reflection);
+      this.reflection = reflection;
       return this;
     }
 
@@ -632,7 +739,7 @@ public final class RpcxServer implements AutoCloseable {
      * win (as they do over the pool's sizes).
      */
     public Builder workerPool() {
-      config.workerPool();
+      this.poolChoice = "workerPool()";
       return this;
     }
 
@@ -641,7 +748,8 @@ public final class RpcxServer implements AutoCloseable {
      * #workerPool()}) on Java 24 and later too. Cannot be combined with {@link #virtualThreads()}.
      */
     public Builder workerThreads(int workerThreads) {
-      config.workerThreads(workerThreads);
+      this.workerThreads = Checks.atLeast(workerThreads, 1, "workerThreads");
+      this.poolSetting = "workerThreads(" + workerThreads + ")";
       return this;
     }
 
@@ -651,13 +759,14 @@ public final class RpcxServer implements AutoCloseable {
      * and later too. Cannot be combined with {@link #virtualThreads()}.
      */
     public Builder maxQueuedCalls(int maxQueuedCalls) {
-      config.maxQueuedCalls(maxQueuedCalls);
+      this.maxQueuedCalls = Checks.atLeast(maxQueuedCalls, 1, "maxQueuedCalls");
+      this.poolSetting = "maxQueuedCalls(" + maxQueuedCalls + ")";
       return this;
     }
 
     /** Network threads; default the number of processors. */
     public Builder ioThreads(int ioThreads) {
-      config.connection().ioThreads(ioThreads);
+      this.ioThreads = Checks.atLeast(ioThreads, 1, "ioThreads");
       return this;
     }
 
@@ -666,31 +775,32 @@ public final class RpcxServer implements AutoCloseable {
      * disconnected; a larger result is answered with RESOURCE_EXHAUSTED.
      */
     public Builder maxFrameSize(int maxFrameSize) {
-      config.connection().maxFrameSize(maxFrameSize);
+      this.maxFrameSize =
+          Checks.atLeast(maxFrameSize, ConnectionSettings.MIN_MAX_FRAME_SIZE, "maxFrameSize");
       return this;
     }
 
     /** Largest total size of a request's metadata, in bytes; default 8 KiB. */
     public Builder maxMetadataBytes(int maxMetadataBytes) {
-      config.maxMetadataBytes(maxMetadataBytes);
+      this.maxMetadataBytes = Checks.atLeast(maxMetadataBytes, 0, "maxMetadataBytes");
       return this;
     }
 
     /** Deepest nesting of messages inside one argument; default 64. */
     public Builder maxNestingDepth(int maxNestingDepth) {
-      config.connection().maxNestingDepth(maxNestingDepth);
+      this.maxNestingDepth = Checks.atLeast(maxNestingDepth, 1, "maxNestingDepth");
       return this;
     }
 
     /** How long {@link RpcxServer#stop()} lets calls in flight finish; default 10 s. */
     public Builder shutdownGracePeriod(Duration shutdownGracePeriod) {
-      config.shutdownGracePeriod(shutdownGracePeriod);
+      this.shutdownGracePeriod = Checks.nonNegative(shutdownGracePeriod, "shutdownGracePeriod");
       return this;
     }
 
     /** How long a new connection may take to send its preface; default 10 s. */
     public Builder prefaceTimeout(Duration prefaceTimeout) {
-      config.prefaceTimeout(prefaceTimeout);
+      this.prefaceTimeout = Checks.nonNegative(prefaceTimeout, "prefaceTimeout");
       return this;
     }
 
@@ -700,7 +810,7 @@ public final class RpcxServer implements AutoCloseable {
      * does the system property {@code rpcx.transport=nio}.
      */
     public Builder nativeTransport(boolean nativeTransport) {
-      config.connection().nativeTransport(nativeTransport);
+      this.nativeTransport = nativeTransport;
       return this;
     }
 
@@ -714,8 +824,92 @@ public final class RpcxServer implements AutoCloseable {
      */
     public RpcxServer build() {
       RuntimeCompatibility.check();
-      ServerConfig built = config.build();
+      ServerConfig built = config();
       return new RpcxServer(built, ServiceInstances.publish(built));
+    }
+
+    /**
+     * The configuration.
+     *
+     * @throws IllegalArgumentException if settings contradict each other
+     */
+    ServerConfig config() {
+      if (virtualThreadCalls > 0) {
+        checkVirtualThreadsAlone();
+      }
+      return new ServerConfig(
+          new ConnectionSettings(
+              ioThreads,
+              nativeTransport,
+              maxFrameSize,
+              maxNestingDepth,
+              maxConcurrentCallsPerConnection,
+              maxBufferedInboundBytes,
+              maxStreamWindow,
+              maxStreamBufferedBytes,
+              tls,
+              inProcessName),
+          bindAddress,
+          port,
+          registrar,
+          advertisedHost,
+          advertisedPort,
+          registrationMetadata,
+          services,
+          scan,
+          executor,
+          direct,
+          reflection,
+          workerThreads,
+          maxQueuedCalls,
+          virtualThreadCallsToUse(),
+          maxMetadataBytes,
+          shutdownGracePeriod,
+          prefaceTimeout,
+          maxConnections,
+          idleTimeout,
+          interceptors,
+          refusalListeners,
+          declaredExceptionLogging,
+          otherExceptionLogging);
+    }
+
+    /**
+     * The calls that may run on virtual threads at once: as the user chose, else {@link
+     * ServerConfig#DEFAULT_VIRTUAL_THREAD_CALLS} when nothing chose where calls run and this JVM
+     * runs them on virtual threads by default ({@link ServerConfig#virtualThreadsByDefault(int)}),
+     * else 0 (the pool).
+     */
+    private int virtualThreadCallsToUse() {
+      if (virtualThreadCalls > 0) {
+        return virtualThreadCalls;
+      }
+      boolean unchosen = executorChoice == null && poolSetting == null && poolChoice == null;
+      return unchosen
+              && VirtualThreads.supported()
+              && ServerConfig.virtualThreadsByDefault(Runtime.version().feature())
+          ? ServerConfig.DEFAULT_VIRTUAL_THREAD_CALLS
+          : 0;
+    }
+
+    /** Virtual threads exclude every other choice of where calls run and the pool's sizes. */
+    private void checkVirtualThreadsAlone() {
+      String chosen =
+          virtualThreadCalls == ServerConfig.DEFAULT_VIRTUAL_THREAD_CALLS
+              ? "virtualThreads()"
+              : "virtualThreads(" + virtualThreadCalls + ")";
+      String other = executorChoice != null ? executorChoice : poolChoice;
+      if (other != null) {
+        throw new IllegalArgumentException(
+            chosen + " and " + other + " cannot be combined: each chooses where calls run; keep"
+                + " one");
+      }
+      if (poolSetting != null) {
+        throw new IllegalArgumentException(
+            chosen + " and " + poolSetting + " cannot be combined: every call runs on a virtual"
+                + " thread of its own, started at once, so there is no worker pool to size or"
+                + " queue; limit the calls in flight with virtualThreads(maxCallsInFlight)");
+      }
     }
   }
 }

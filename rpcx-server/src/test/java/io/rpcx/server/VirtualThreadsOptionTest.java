@@ -44,10 +44,8 @@ class VirtualThreadsOptionTest {
     assertEquals(
         "virtualThreads() and executor(...) cannot be combined: each chooses where calls run;"
             + " keep one",
-        buildFailure(executor(virtualThreads(), CALLER_RUNS)));
-    ServerConfig.Builder direct = ServerConfig.builder();
-    direct.directExecutor();
-    direct.virtualThreads(500);
+        buildFailure(virtualThreads().executor(CALLER_RUNS)));
+    RpcxServer.Builder direct = RpcxServer.builder().directExecutor().runOnVirtualThreads(500);
     assertEquals(
         "virtualThreads(500) and directExecutor() cannot be combined: each chooses where calls"
             + " run; keep one",
@@ -56,15 +54,13 @@ class VirtualThreadsOptionTest {
 
   @Test
   void virtualThreadsAndTheWorkerPoolsSizesCannotBeCombined() {
-    ServerConfig.Builder threads = virtualThreads();
-    threads.workerThreads(50);
+    RpcxServer.Builder threads = virtualThreads().workerThreads(50);
     assertEquals(
         "virtualThreads() and workerThreads(50) cannot be combined: every call runs on a virtual"
             + " thread of its own, started at once, so there is no worker pool to size or queue;"
             + " limit the calls in flight with virtualThreads(maxCallsInFlight)",
         buildFailure(threads));
-    ServerConfig.Builder queued = virtualThreads();
-    queued.maxQueuedCalls(100);
+    RpcxServer.Builder queued = virtualThreads().maxQueuedCalls(100);
     assertEquals(
         "virtualThreads() and maxQueuedCalls(100) cannot be combined: every call runs on a"
             + " virtual thread of its own, started at once, so there is no worker pool to size or"
@@ -74,16 +70,16 @@ class VirtualThreadsOptionTest {
 
   @Test
   void theLimitOfCallsOnVirtualThreadsIsPositiveAndByDefaultWhatThePoolAccepts() {
-    assertEquals(10_200, virtualThreads().build().virtualThreadCalls());
+    assertEquals(10_200, virtualThreads().config().virtualThreadCalls());
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> ServerConfig.builder().virtualThreads(0));
+        assertThrows(
+            IllegalArgumentException.class, () -> RpcxServer.builder().runOnVirtualThreads(0));
     assertEquals("maxCallsInFlight: 0 (expected: >= 1)", e.getMessage());
   }
 
   @Test
   void virtualThreadsAndTheWorkerPoolByNameCannotBeCombined() {
-    ServerConfig.Builder both = virtualThreads();
-    both.workerPool();
+    RpcxServer.Builder both = virtualThreads().workerPool();
     assertEquals(
         "virtualThreads() and workerPool() cannot be combined: each chooses where calls run; keep"
             + " one",
@@ -102,43 +98,32 @@ class VirtualThreadsOptionTest {
   @Test
   @EnabledForJreRange(max = JRE.JAVA_23)
   void beforeJava24AServerNotToldWhereToRunCallsUsesTheWorkerPool() {
-    assertFalse(ServerConfig.builder().build().virtualThreads());
+    assertFalse(RpcxServer.builder().config().virtualThreads());
   }
 
   @Test
   @EnabledForJreRange(min = JRE.JAVA_24)
   void fromJava24AServerNotToldWhereToRunCallsUsesAVirtualThreadPerCall() {
-    ServerConfig unchosen = ServerConfig.builder().build();
+    ServerConfig unchosen = RpcxServer.builder().config();
     assertTrue(unchosen.virtualThreads());
     assertEquals(ServerConfig.DEFAULT_VIRTUAL_THREAD_CALLS, unchosen.virtualThreadCalls());
-    ServerConfig.Builder pool = ServerConfig.builder();
-    pool.workerPool();
-    assertFalse(pool.build().virtualThreads(), "workerPool()");
-    ServerConfig.Builder sized = ServerConfig.builder();
-    sized.workerThreads(50);
-    assertFalse(sized.build().virtualThreads(), "workerThreads(50)");
-    ServerConfig.Builder queued = ServerConfig.builder();
-    queued.maxQueuedCalls(100);
-    assertFalse(queued.build().virtualThreads(), "maxQueuedCalls(100)");
-    assertFalse(executor(ServerConfig.builder(), CALLER_RUNS).build().virtualThreads(), "executor");
-    ServerConfig.Builder direct = ServerConfig.builder();
-    direct.directExecutor();
-    assertFalse(direct.build().virtualThreads(), "directExecutor()");
+    assertFalse(RpcxServer.builder().workerPool().config().virtualThreads(), "workerPool()");
+    assertFalse(
+        RpcxServer.builder().workerThreads(50).config().virtualThreads(), "workerThreads(50)");
+    assertFalse(
+        RpcxServer.builder().maxQueuedCalls(100).config().virtualThreads(), "maxQueuedCalls(100)");
+    assertFalse(
+        RpcxServer.builder().executor(CALLER_RUNS).config().virtualThreads(), "executor");
+    assertFalse(
+        RpcxServer.builder().directExecutor().config().virtualThreads(), "directExecutor()");
   }
 
-  /** A configuration with virtual threads as {@code virtualThreads()} sets them (any Java). */
-  private static ServerConfig.Builder virtualThreads() {
-    ServerConfig.Builder config = ServerConfig.builder();
-    config.virtualThreads(ServerConfig.DEFAULT_VIRTUAL_THREAD_CALLS);
-    return config;
+  /** A builder with virtual threads as {@code virtualThreads()} sets them (any Java). */
+  private static RpcxServer.Builder virtualThreads() {
+    return RpcxServer.builder().runOnVirtualThreads(ServerConfig.DEFAULT_VIRTUAL_THREAD_CALLS);
   }
 
-  private static ServerConfig.Builder executor(ServerConfig.Builder config, Executor executor) {
-    config.executor(executor);
-    return config;
-  }
-
-  private static String buildFailure(ServerConfig.Builder config) {
-    return assertThrows(IllegalArgumentException.class, config::build).getMessage();
+  private static String buildFailure(RpcxServer.Builder builder) {
+    return assertThrows(IllegalArgumentException.class, builder::config).getMessage();
   }
 }

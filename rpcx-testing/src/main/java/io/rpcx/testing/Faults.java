@@ -1,5 +1,6 @@
 package io.rpcx.testing;
 
+import io.rpcx.core.InvalidSettingException;
 import io.rpcx.core.StatusCode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,7 +103,7 @@ public final class Faults {
     public Builder latency(String calls, Duration delay) {
       Objects.requireNonNull(delay, "delay");
       if (delay.isNegative() || delay.isZero()) {
-        throw new IllegalArgumentException("latency of " + calls + ": " + delay + " (expected: > 0)");
+        throw new InvalidSettingException("latency of " + calls, delay, "> 0");
       }
       faults.add(new Fault(Kind.LATENCY, checkCalls(calls), delay, null, null));
       return this;
@@ -128,8 +129,8 @@ public final class Faults {
       Objects.requireNonNull(status, "status");
       Objects.requireNonNull(message, "message");
       if (status == StatusCode.OK) {
-        throw new IllegalArgumentException(
-            "answer for " + calls + ": status OK is no error (expected: another StatusCode)");
+        throw new InvalidSettingException(
+            "answer for " + calls, status, "status OK is no error", "another StatusCode");
       }
       faults.add(new Fault(Kind.ANSWER, checkCalls(calls), null, status, message));
       return this;
@@ -144,8 +145,7 @@ public final class Faults {
      */
     public Builder resetConnectionAfterCalls(int calls) {
       if (calls < 0) {
-        throw new IllegalArgumentException(
-            "resetConnectionAfterCalls: " + calls + " (expected: >= 0)");
+        throw new InvalidSettingException("resetConnectionAfterCalls", calls, ">= 0");
       }
       this.resetAfterCalls = calls;
       return this;
@@ -168,9 +168,10 @@ public final class Faults {
                   && !calls.substring(0, slash).contains("*")
                   && (calls.endsWith("/*") || !calls.contains("*")));
       if (!valid) {
-        throw new IllegalArgumentException(
-            "calls: '" + calls + "' (expected: \"service/method\", as in \"orders/loadOrder\","
-                + " \"service/*\" or \"*\")");
+        throw new InvalidSettingException(
+            "calls",
+            calls,
+            "\"service/method\", as in \"orders/loadOrder\", \"service/*\" or \"*\"");
       }
       return calls;
     }

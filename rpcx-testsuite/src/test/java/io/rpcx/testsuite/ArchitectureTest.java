@@ -88,6 +88,7 @@ class ArchitectureTest {
       io.rpcx.core.CallTimeoutException
       io.rpcx.core.CancelledException
       io.rpcx.core.InternalErrorException
+      io.rpcx.core.InvalidSettingException
       io.rpcx.core.MethodDescriptor
       io.rpcx.core.MethodDescriptor$Shape
       io.rpcx.core.NotFoundException

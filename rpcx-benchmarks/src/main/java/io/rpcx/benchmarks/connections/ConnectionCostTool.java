@@ -1,6 +1,8 @@
 package io.rpcx.benchmarks.connections;
 
 import io.rpcx.benchmarks.connections.RawConnection.Method;
+import io.rpcx.benchmarks.report.CommandLine;
+import io.rpcx.benchmarks.report.ResultsFolder;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.internal.transport.Transports;
 import java.io.IOException;
@@ -38,8 +40,12 @@ import java.util.concurrent.CompletableFuture;
  *
  * <pre>
  * java -cp rpcx-benchmarks/target/benchmarks.jar io.rpcx.benchmarks.connections.ConnectionCostTool \
- *     --connections 10000 --rounds 3 --out docs/benchmarks/connections
+ *     --connections 10000 --rounds 3 --out rpcx-benchmarks/results/connections
  * </pre>
+ *
+ * <p>{@code report.md} in {@code --out} (default: a new folder under rpcx-benchmarks/results, which
+ * git ignores) starts with the command and the machine; it is the file to keep in docs/benchmarks.
+ * Profiles stay in the results folder.
  */
 public final class ConnectionCostTool {
   private static final String TEXT = "0123456789abcdef"; // 16 bytes
@@ -84,6 +90,7 @@ public final class ConnectionCostTool {
   private void run() throws Exception {
     line("# What a connection costs an RPCX server");
     line("");
+    line("- command: `" + CommandLine.of(ConnectionCostTool.class, options.arguments) + "`");
     line("- cores: " + Runtime.getRuntime().availableProcessors()
         + "; JDK " + System.getProperty("java.vm.version") + " (" + System.getProperty("java.vm.name")
         + "); transport: " + Transports.choose(true).setting());
@@ -98,11 +105,9 @@ public final class ConnectionCostTool {
     if (options.throughput) {
       throughput();
     }
-    if (options.out != null) {
-      Files.createDirectories(options.out);
-      Files.writeString(options.out.resolve("report.md"), report.toString());
-      System.out.println("report: " + options.out.resolve("report.md"));
-    }
+    Files.createDirectories(options.out);
+    Files.writeString(options.out.resolve("report.md"), report.toString());
+    System.out.println("report: " + options.out.resolve("report.md"));
   }
 
   // ---------------------------------------------------------------------------------- memory
@@ -549,7 +554,8 @@ public final class ConnectionCostTool {
           --profile DIR              throughput: CPU profiles of round 1's cells into DIR
           --profiler-lib PATH        async-profiler's libasyncProfiler.so (default
                                      rpcx-benchmarks/target/async-profiler/linux-x64/...)
-          --out DIR                  also write the report to DIR/report.md
+          --out DIR                  write the report to DIR/report.md (default: a new
+                                     folder under rpcx-benchmarks/results, git-ignored)
         """;
 
     boolean memory = true;
@@ -563,6 +569,8 @@ public final class ConnectionCostTool {
     int seconds = 10;
     int clientIoThreads = 2;
     Path out;
+    /** The command line as given, for the report. */
+    List<String> arguments;
     boolean directExecutor;
     CallerLoad.Threads callerThreads = CallerLoad.Threads.PLATFORM;
     Path serverJava = ServerProcess.thisJava();
@@ -573,6 +581,7 @@ public final class ConnectionCostTool {
 
     static Options parse(String[] args) {
       Options o = new Options();
+      o.arguments = List.of(args);
       for (int i = 0; i < args.length; i++) {
         String name = args[i];
         if (name.equals("--help") || name.equals("-h")) {
@@ -624,6 +633,9 @@ public final class ConnectionCostTool {
             + most + " for the memory part, whose block call on every connection the server's"
             + " default pool must take: " + WORKER_THREADS + " threads and " + MAX_QUEUED_CALLS
             + " queued calls)");
+      }
+      if (o.out == null && !o.help) {
+        o.out = ResultsFolder.newFolder("connections");
       }
       return o;
     }

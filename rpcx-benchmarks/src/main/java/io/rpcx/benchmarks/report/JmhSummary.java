@@ -1,11 +1,8 @@
 package io.rpcx.benchmarks.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.File;
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -14,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Turns JMH JSON results ({@code -rf json}) of this module into the Markdown tables of
@@ -30,6 +26,11 @@ import java.util.zip.GZIPInputStream;
  * given last, overrides the matrix).
  */
 public final class JmhSummary {
+  private static final String USAGE =
+      "Usage: java -cp benchmarks.jar io.rpcx.benchmarks.report.JmhSummary FILE.json[.gz]...\n"
+          + "Prints the Markdown tables of JMH results (throughput, latency, codec, cost per call,\n"
+          + "warm-up) and the speed targets checked against them; a cell in several files is\n"
+          + "taken from the last.";
   /** Table columns, in this order; a system with no result in the files has no column. */
   private static final List<String> SYSTEMS =
       List.of(
@@ -75,26 +76,21 @@ public final class JmhSummary {
   private final Map<String, WarmUp> warmUps = new LinkedHashMap<>();
 
   public static void main(String[] args) throws IOException {
-    if (args.length == 0) {
-      System.err.println("usage: JmhSummary results.json...");
-      System.exit(2);
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+      (args.length == 0 ? System.err : System.out).println(USAGE);
+      System.exit(args.length == 0 ? 2 : 0);
     }
     JmhSummary summary = new JmhSummary();
     for (String file : args) {
-      summary.read(new File(file));
+      summary.read(Path.of(file));
     }
     summary.print();
   }
 
-  private void read(File file) throws IOException {
-    JsonNode results;
-    try (InputStream in =
-        file.getName().endsWith(".gz")
-            ? new GZIPInputStream(new FileInputStream(file))
-            : new FileInputStream(file)) {
-      results = new ObjectMapper().readTree(in);
-    }
-    String base = file.getName().replaceFirst("^jmh-", "").replaceFirst("\\.json(\\.gz)?$", "");
+  private void read(Path file) throws IOException {
+    JsonNode results = JmhResults.read(file);
+    String base =
+        file.getFileName().toString().replaceFirst("^jmh-", "").replaceFirst("\\.json(\\.gz)?$", "");
     if (base.startsWith("warmup-")) {
       readWarmUp(base, results);
       return; // iterations without warm-up are not steady-state scores

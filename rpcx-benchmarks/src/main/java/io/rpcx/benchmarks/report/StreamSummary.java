@@ -1,19 +1,15 @@
 package io.rpcx.benchmarks.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rpcx.benchmarks.api.StreamSystems;
 import io.rpcx.benchmarks.jmh.StreamBenchmark;
-import java.io.File;
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Turns JMH JSON results of {@link StreamBenchmark} into the Markdown tables of docs/BENCHMARKS.md
@@ -32,6 +28,10 @@ public final class StreamSummary {
   private static final String BENCHMARK = StreamBenchmark.class.getSimpleName() + ".";
   private static final List<String> PAYLOADS = List.of("text16", "text1k");
   private static final double GOAL = 2.0;
+  private static final String USAGE =
+      "Usage: java -cp benchmarks.jar io.rpcx.benchmarks.report.StreamSummary FILE.json[.gz]...\n"
+          + "Prints the Markdown tables of StreamBenchmark results: messages/s, RPCX against the\n"
+          + "strongest gRPC form and the Netty floor, bytes per message, set-up cost.";
 
   /** One result: messages/s (streams/s for setup01), its error, bytes per operation. */
   private record Cell(double score, double error, double bytesPerOp, int forks) {}
@@ -40,25 +40,19 @@ public final class StreamSummary {
   private final Map<String, Cell> cells = new LinkedHashMap<>();
 
   public static void main(String[] args) throws IOException {
-    if (args.length == 0) {
-      System.err.println("usage: StreamSummary jmh-streams.json...");
-      System.exit(2);
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+      (args.length == 0 ? System.err : System.out).println(USAGE);
+      System.exit(args.length == 0 ? 2 : 0);
     }
     StreamSummary summary = new StreamSummary();
     for (String file : args) {
-      summary.read(new File(file));
+      summary.read(Path.of(file));
     }
     summary.print();
   }
 
-  private void read(File file) throws IOException {
-    JsonNode results;
-    try (InputStream in =
-        file.getName().endsWith(".gz")
-            ? new GZIPInputStream(new FileInputStream(file))
-            : new FileInputStream(file)) {
-      results = new ObjectMapper().readTree(in);
-    }
+  private void read(Path file) throws IOException {
+    JsonNode results = JmhResults.read(file);
     for (JsonNode result : results) {
       String benchmark = result.get("benchmark").asText();
       int at = benchmark.indexOf(BENCHMARK);

@@ -157,7 +157,7 @@ public final class RpcxSystem implements BenchmarkSystem {
   public BenchmarkClient connect(int port) {
     // 60 s per call, as the Netty, Dubbo and Feign adapters wait: RPCX's 5 s default turned
     // multi-second loopback TCP retransmission stalls at 810-990 stress threads into failed cells
-    // that the other systems, with their longer waits, absorbed (docs/BENCHMARKS.md).
+    // that the other systems, with their longer waits, absorbed (docs/benchmarks/HISTORY.md, "The paper's grid").
     RpcxClient.Builder builder =
         RpcxClient.builder().target("127.0.0.1", port).defaultTimeout(Duration.ofSeconds(60));
     Observability.Registries observed = registries;

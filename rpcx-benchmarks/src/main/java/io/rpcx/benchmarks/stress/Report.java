@@ -1,5 +1,6 @@
 package io.rpcx.benchmarks.stress;
 
+import io.rpcx.benchmarks.report.CommandLine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -141,24 +142,15 @@ final class Report {
       List<Figure> comparison,
       String environment) {
     StringBuilder h = new StringBuilder(HEAD);
-    String grid =
-        String.format(
-            Locale.ROOT,
-            "Grid: threads %s x requests per thread %s; %d runs per cell, the first dropped;"
-                + " cell time limit %d s; small echo call (16-byte string);"
-                + " TPS = threads x requests / seconds.",
-            options.threads,
-            options.requests,
-            options.runs,
-            options.cellTimeout.getSeconds());
     h.append("<h1>RPCX stress test</h1>\n<p>")
-        .append(esc(grid))
+        .append(esc(grid(options)))
         .append(options.quick ? " <b>Quick mode.</b>" : "")
         .append("</p>\n<p>")
         .append(esc(environment))
         .append("</p>\n")
         .append("<p>Data: <a href=\"stress-runs.csv\">stress-runs.csv</a> (every run),")
-        .append(" <a href=\"stress-cells.csv\">stress-cells.csv</a> (per cell).")
+        .append(" <a href=\"stress-cells.csv\">stress-cells.csv</a> (per cell),")
+        .append(" <a href=\"summary.md\">summary.md</a> (the tables and the command).")
         .append(" Charts as PNG in <code>charts/</code>.</p>\n");
 
     h.append("<h2>Systems</h2>\n<ul>\n");
@@ -219,6 +211,75 @@ final class Report {
     return h.append("</body>\n</html>\n").toString();
   }
 
+  /**
+   * The summary to keep in git (the page, charts and CSV files stay in the results folder): the
+   * command, the machine, the grid, every cell's TPS and p99 per system, the failed cells.
+   */
+  static String markdown(
+      StressOptions options,
+      Map<String, String> descriptions,
+      List<CellSummary> cells,
+      String environment) {
+    StringBuilder md = new StringBuilder("# Stress test: ");
+    md.append(String.join(", ", options.systems))
+        .append(options.quick ? " (quick mode)" : "")
+        .append("\n\n```sh\n")
+        .append(CommandLine.of(StressTool.class, options.arguments))
+        .append("\n```\n\n")
+        .append(environment)
+        .append("\n\n")
+        .append(grid(options))
+        .append("\n\n");
+    for (Map.Entry<String, String> e : descriptions.entrySet()) {
+      md.append("- `").append(e.getKey()).append("`: ").append(e.getValue()).append('\n');
+    }
+    md.append("\n| threads | requests |");
+    StringBuilder rule = new StringBuilder("|---:|---:|");
+    for (String system : options.systems) {
+      md.append(' ').append(system).append(" TPS | ").append(system).append(" p99 ms |");
+      rule.append("---:|---:|");
+    }
+    md.append('\n').append(rule).append('\n');
+    for (int t : options.threads) {
+      for (int r : options.requests) {
+        md.append("| ").append(t).append(" | ").append(r).append(" |");
+        for (String system : options.systems) {
+          CellSummary c = find(cells, system, t, r);
+          if (c == null) {
+            md.append(" – | – |");
+          } else if (c.failed) {
+            md.append(" **FAILED** | – |");
+          } else {
+            md.append(String.format(Locale.ROOT, " %,.0f | %.2f |", c.meanTps, c.p99Millis));
+          }
+        }
+        md.append('\n');
+      }
+    }
+    md.append("\nFailed cells: ");
+    List<String> failed = new ArrayList<>();
+    for (CellSummary c : cells) {
+      if (c.failed) {
+        failed.add(c.system + " " + c.threads + " x " + c.requests + ": " + c.reason);
+      }
+    }
+    md.append(failed.isEmpty() ? "none." : failed.size() + ".\n\n- " + String.join("\n- ", failed));
+    return md.append('\n').toString();
+  }
+
+  /** What the grid is, in one sentence. */
+  private static String grid(StressOptions options) {
+    return String.format(
+        Locale.ROOT,
+        "Grid: threads %s x requests per thread %s; %d runs per cell, the first dropped;"
+            + " cell time limit %d s; small echo call (16-byte string);"
+            + " TPS = threads x requests / seconds.",
+        options.threads,
+        options.requests,
+        options.runs,
+        options.cellTimeout.getSeconds());
+  }
+
   private static void table(
       StringBuilder h, String system, StressOptions options, List<CellSummary> cells) {
     h.append("<table>\n<tr><th>threads \\ requests</th>");
@@ -271,9 +332,9 @@ final class Report {
     return SvgCanvas.escape(text);
   }
 
-  /** Writes the page to {@code file}. */
-  static void writeHtml(Path file, String html) throws IOException {
-    Files.write(file, html.getBytes(StandardCharsets.UTF_8));
+  /** Writes the page (or the Markdown summary) to {@code file}. */
+  static void writeText(Path file, String text) throws IOException {
+    Files.write(file, text.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Figures keyed by system, in system order. */

@@ -1,5 +1,6 @@
 package io.rpcx.benchmarks.stress;
 
+import io.rpcx.benchmarks.report.ResultsFolder;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -37,7 +38,9 @@ final class StressOptions {
           "  --cell-timeout SECONDS time limit of one cell, all its runs together (default: 600)",
           "  --warmup N             echo calls per system before its grid, not recorded (default:"
               + " 2000)",
-          "  --out DIR              output directory (default: stress-results)",
+          "  --out DIR              output directory (default: a new folder",
+          "                         rpcx-benchmarks/results/<date>-stress of this checkout,",
+          "                         which git ignores)",
           "  --quick                threads "
               + QUICK_THREADS
               + ", requests "
@@ -54,16 +57,22 @@ final class StressOptions {
   final int warmupCalls;
   final Path out;
   final boolean quick;
+  /** The command line as given, for the summary. */
+  final List<String> arguments;
 
-  private StressOptions(Builder b) {
+  private StressOptions(Builder b, String... arguments) {
     this.systems = Collections.unmodifiableList(Arrays.asList(b.systems.split(",")));
     this.threads = Grid.parse(b.threads);
     this.requests = Grid.parse(b.requests);
     this.runs = b.runs;
     this.cellTimeout = Duration.ofSeconds(b.cellTimeoutSeconds);
     this.warmupCalls = b.warmupCalls;
-    this.out = Paths.get(b.out);
+    this.out =
+        b.out != null
+            ? Paths.get(b.out)
+            : ResultsFolder.newFolder(b.quick ? "stress-quick" : "stress");
     this.quick = b.quick;
+    this.arguments = List.of(arguments);
   }
 
   /**
@@ -108,7 +117,7 @@ final class StressOptions {
           throw new IllegalArgumentException("unknown option '" + arg + "'\n\n" + USAGE);
       }
     }
-    return new StressOptions(b);
+    return new StressOptions(b, args);
   }
 
   /** Number of cells per system. */
@@ -145,7 +154,7 @@ final class StressOptions {
     int runs = 10;
     int cellTimeoutSeconds = 600;
     int warmupCalls = 2000;
-    String out = "stress-results";
+    String out;
     boolean quick;
   }
 }

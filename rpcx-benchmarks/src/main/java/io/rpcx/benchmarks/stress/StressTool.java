@@ -24,9 +24,11 @@ import java.util.Map;
  * per system (and restarted after a cell that had to be abandoned).
  *
  * <p>A cell that has errors or exceeds its time limit is recorded as FAILED with the reason, in the
- * CSV files, the console and the report. Output, in {@code --out}: {@code stress-runs.csv} (every
- * run), {@code stress-cells.csv} (per cell), {@code report.html} (tables and inline SVG charts) and
- * {@code charts/*.png}.
+ * CSV files, the console and the report. Output, in {@code --out} (default: a new folder under
+ * rpcx-benchmarks/results, which git ignores): {@code stress-runs.csv} (every run), {@code
+ * stress-cells.csv} (per cell), {@code report.html} (tables and inline SVG charts), {@code
+ * charts/*.png}, and {@code summary.md} (the command, the machine and every cell's TPS and p99: the
+ * file to keep in docs/benchmarks).
  *
  * <pre>
  * java -cp rpcx-benchmarks/target/benchmarks.jar io.rpcx.benchmarks.stress.StressTool --quick
@@ -119,8 +121,13 @@ public final class StressTool {
 
     write(descriptions, runs, cells);
     Duration took = Duration.ofNanos(System.nanoTime() - started);
-    Path report = options.out.resolve("report.html").toAbsolutePath();
-    out.println("Done in " + Progress.format(took) + ". Report: " + report);
+    out.println(
+        "Done in "
+            + Progress.format(took)
+            + ". Report: "
+            + options.out.resolve("report.html").toAbsolutePath()
+            + ", summary: "
+            + options.out.resolve("summary.md").toAbsolutePath());
     return cells;
   }
 
@@ -254,8 +261,11 @@ public final class StressTool {
             System.getProperty("java.vm.name"),
             Runtime.getRuntime().availableProcessors(),
             Runtime.getRuntime().maxMemory() >> 20);
-    Report.writeHtml(
+    Report.writeText(
         options.out.resolve("report.html"),
         Report.html(options, descriptions, cells, bySystem, comparison, environment));
+    Report.writeText(
+        options.out.resolve("summary.md"),
+        Report.markdown(options, descriptions, cells, environment));
   }
 }

@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,6 +103,53 @@ class ResultsTest {
     assertEquals("cell 2/4, elapsed 10s, ETA 20s", p.status(10_000_000_000L));
     assertEquals("1h01m01s", Progress.format(Duration.ofSeconds(3661)));
     assertEquals("2m05s", Progress.format(Duration.ofSeconds(125)));
+  }
+
+  @Test
+  void theSummaryToKeepHasTheCommandTheMachineAndEveryCell() {
+    StressOptions options =
+        StressOptions.parse(
+            "--systems", "grpc,rpcx", "--threads", "10", "--requests", "20,30", "--runs", "2",
+            "--out", "my results");
+    List<CellSummary> cells =
+        List.of(
+            CellSummary.of(
+                List.of(
+                    run(0, 1000, RunResult.Status.DROPPED, ""),
+                    run(1, 100, RunResult.Status.OK, ""))),
+            CellSummary.of(
+                List.of(RunResult.notStarted("rpcx", 10, 20, "system not available: no"))));
+    Map<String, String> descriptions = new LinkedHashMap<>();
+    descriptions.put("grpc", "gRPC");
+    descriptions.put("rpcx", "system not available: no");
+    assertEquals(
+        """
+        # Stress test: grpc, rpcx
+
+        ```sh
+        java -cp rpcx-benchmarks/target/benchmarks.jar io.rpcx.benchmarks.stress.StressTool \
+        --systems grpc,rpcx --threads 10 --requests 20,30 --runs 2 --out 'my results'
+        ```
+
+        Run 2026-11-28T10:00:00Z on Java 17.0.15, 2 cores.
+
+        Grid: threads [10] x requests per thread [20, 30]; 2 runs per cell, the first dropped; \
+        cell time limit 600 s; small echo call (16-byte string); TPS = threads x requests / seconds.
+
+        - `grpc`: gRPC
+        - `rpcx`: system not available: no
+
+        | threads | requests | grpc TPS | grpc p99 ms | rpcx TPS | rpcx p99 ms |
+        |---:|---:|---:|---:|---:|---:|
+        | 10 | 20 | 2,000 | 0.00 | **FAILED** | – |
+        | 10 | 30 | – | – | – | – |
+
+        Failed cells: 1.
+
+        - rpcx 10 x 20: system not available: no
+        """,
+        Report.markdown(options, descriptions, cells,
+            "Run 2026-11-28T10:00:00Z on Java 17.0.15, 2 cores."));
   }
 
   private static RunResult run(int index, double millis, RunResult.Status status, String reason) {

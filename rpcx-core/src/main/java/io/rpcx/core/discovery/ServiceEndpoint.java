@@ -1,5 +1,6 @@
 package io.rpcx.core.discovery;
 
+import io.rpcx.core.InvalidSettingException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -46,18 +47,19 @@ public final class ServiceEndpoint {
   /**
    * An endpoint with metadata.
    *
-   * @throws IllegalArgumentException naming the value that is not valid
+   * @throws InvalidSettingException naming the value that is not valid
+   * @throws IllegalArgumentException if a metadata value holds a control character
    */
   public static ServiceEndpoint of(String host, int port, Map<String, String> metadata) {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(metadata, "metadata");
     checkHost(host);
     if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("port: " + port + " (expected: 1-65535)");
+      throw new InvalidSettingException("port", port, "1-65535");
     }
     if (metadata.size() > MAX_METADATA_ENTRIES) {
-      throw new IllegalArgumentException(
-          "metadata: " + metadata.size() + " entries (expected: at most " + MAX_METADATA_ENTRIES + ")");
+      throw new InvalidSettingException(
+          "metadata", metadata, metadata.size() + " entries", "at most " + MAX_METADATA_ENTRIES);
     }
     TreeMap<String, String> copy = new TreeMap<>();
     for (Map.Entry<String, String> entry : metadata.entrySet()) {
@@ -71,45 +73,48 @@ public final class ServiceEndpoint {
   /**
    * Parses {@code host:port}, or {@code [ipv6]:port}.
    *
-   * @throws IllegalArgumentException if it is not of that form or a value is not valid
+   * @throws InvalidSettingException if it is not of that form or a value is not valid
    */
   public static ServiceEndpoint parse(String hostAndPort) {
     Objects.requireNonNull(hostAndPort, "hostAndPort");
     String text = hostAndPort.strip();
     int colon = text.lastIndexOf(':');
     if (colon <= 0 || colon == text.length() - 1) {
-      throw new IllegalArgumentException(
-          "endpoint: '" + hostAndPort + "' (expected: host:port)");
+      throw new InvalidSettingException("endpoint", hostAndPort, "host:port");
     }
     String host = text.substring(0, colon);
     if (host.startsWith("[") && host.endsWith("]")) {
       host = host.substring(1, host.length() - 1);
     } else if (host.indexOf(':') >= 0) {
-      throw new IllegalArgumentException(
-          "endpoint: '" + hostAndPort + "' (expected: host:port, with an IPv6 host in brackets)");
+      throw new InvalidSettingException(
+          "endpoint", hostAndPort, "host:port, with an IPv6 host in brackets");
     }
     int port;
     try {
       port = Integer.parseInt(text.substring(colon + 1));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "endpoint: '" + hostAndPort + "' has port '" + text.substring(colon + 1)
-              + "' (expected: 1-65535)");
+      throw new InvalidSettingException(
+          "endpoint",
+          hostAndPort,
+          "'" + hostAndPort + "' has port '" + text.substring(colon + 1) + "'",
+          "1-65535");
     }
     return of(host, port);
   }
 
   private static void checkHost(String host) {
     if (host.isEmpty() || host.length() > MAX_HOST_LENGTH) {
-      throw new IllegalArgumentException(
-          "host: " + host.length() + " characters (expected: 1-" + MAX_HOST_LENGTH + ")");
+      throw new InvalidSettingException(
+          "host", host, host.length() + " characters", "1-" + MAX_HOST_LENGTH);
     }
     for (int i = 0; i < host.length(); i++) {
       char c = host.charAt(i);
       if (c <= ' ' || c >= 0x7f || c == '/' || c == '[' || c == ']') {
-        throw new IllegalArgumentException(
-            "host: '" + printable(host) + "' has character " + (int) c + " at " + i
-                + " (expected: a host name or an IP address)");
+        throw new InvalidSettingException(
+            "host",
+            host,
+            "'" + printable(host) + "' has character " + (int) c + " at " + i,
+            "a host name or an IP address");
       }
     }
   }
@@ -117,17 +122,16 @@ public final class ServiceEndpoint {
   private static void checkMetadataKey(String key) {
     Objects.requireNonNull(key, "metadata key");
     if (key.isEmpty() || key.length() > MAX_METADATA_KEY_LENGTH) {
-      throw new IllegalArgumentException(
-          "metadata key: " + key.length() + " characters (expected: 1-" + MAX_METADATA_KEY_LENGTH
-              + ")");
+      throw new InvalidSettingException(
+          "metadata key", key, key.length() + " characters", "1-" + MAX_METADATA_KEY_LENGTH);
     }
     for (int i = 0; i < key.length(); i++) {
       char c = key.charAt(i);
       boolean valid =
           c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-';
       if (!valid) {
-        throw new IllegalArgumentException(
-            "metadata key: '" + printable(key) + "' (expected: characters a-z 0-9 . _ -)");
+        throw new InvalidSettingException(
+            "metadata key", key, "'" + printable(key) + "'", "characters a-z 0-9 . _ -");
       }
     }
   }
@@ -135,9 +139,11 @@ public final class ServiceEndpoint {
   private static void checkMetadataValue(String key, String value) {
     Objects.requireNonNull(value, "metadata value");
     if (value.length() > MAX_METADATA_VALUE_LENGTH) {
-      throw new IllegalArgumentException(
-          "metadata '" + key + "': " + value.length() + " characters (expected: at most "
-              + MAX_METADATA_VALUE_LENGTH + ")");
+      throw new InvalidSettingException(
+          "metadata '" + key + "'",
+          value,
+          value.length() + " characters",
+          "at most " + MAX_METADATA_VALUE_LENGTH);
     }
     for (int i = 0; i < value.length(); i++) {
       if (Character.isISOControl(value.charAt(i))) {

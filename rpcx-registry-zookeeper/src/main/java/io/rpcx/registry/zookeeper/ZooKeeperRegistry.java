@@ -1,5 +1,6 @@
 package io.rpcx.registry.zookeeper;
 
+import io.rpcx.core.InvalidSettingException;
 import io.rpcx.core.discovery.ServiceDiscovery;
 import io.rpcx.core.discovery.ServiceEndpoint;
 import io.rpcx.core.discovery.ServiceRegistrar;
@@ -244,7 +245,8 @@ public final class ZooKeeperRegistry implements ServiceDiscovery, ServiceRegistr
     public Builder connectString(String connectString) {
       Objects.requireNonNull(connectString, "connectString");
       if (connectString.isBlank()) {
-        throw new IllegalArgumentException("connectString is blank");
+        throw new InvalidSettingException(
+            "connectString", connectString, "host:port,host:port,...");
       }
       this.connectString = connectString.strip();
       return this;
@@ -260,8 +262,7 @@ public final class ZooKeeperRegistry implements ServiceDiscovery, ServiceRegistr
     public Builder basePath(String basePath) {
       Objects.requireNonNull(basePath, "basePath");
       if (!basePath.startsWith("/") || basePath.endsWith("/") || basePath.contains("//")) {
-        throw new IllegalArgumentException(
-            "basePath: '" + basePath + "' (expected: an absolute path such as /rpcx)");
+        throw new InvalidSettingException("basePath", basePath, "an absolute path such as /rpcx");
       }
       this.basePath = basePath;
       return this;
@@ -291,7 +292,7 @@ public final class ZooKeeperRegistry implements ServiceDiscovery, ServiceRegistr
     private static Duration positive(Duration duration, String name) {
       Objects.requireNonNull(duration, name);
       if (duration.isNegative() || duration.isZero() || duration.toMillis() > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(name + ": " + duration + " (expected: > 0)");
+        throw new InvalidSettingException(name, duration, "> 0");
       }
       return duration;
     }

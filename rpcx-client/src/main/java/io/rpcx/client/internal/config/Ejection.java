@@ -1,5 +1,9 @@
 package io.rpcx.client.internal.config;
 
+import io.rpcx.core.InvalidSettingException;
+import io.rpcx.core.internal.config.Checks;
+import java.util.List;
+
 /**
  * When a server that keeps failing is taken out of rotation: after {@code consecutiveFailures}
  * calls in a row that could not reach it or timed out, for at least a backoff that starts at
@@ -14,14 +18,13 @@ public record Ejection(int consecutiveFailures, long initialMillis, long maxMill
 
   /** Checks the values. */
   public Ejection {
-    if (consecutiveFailures < 1) {
-      throw new IllegalArgumentException(
-          "consecutiveFailures: " + consecutiveFailures + " (expected: >= 1)");
-    }
+    Checks.atLeast(consecutiveFailures, 1, "consecutiveFailures");
     if (initialMillis < 1 || maxMillis < initialMillis) {
-      throw new IllegalArgumentException(
-          "ejection backoff: " + initialMillis + " ms to " + maxMillis
-              + " ms (expected: 1 <= initial <= max)");
+      throw new InvalidSettingException(
+          "ejection backoff",
+          List.of(initialMillis, maxMillis),
+          initialMillis + " ms to " + maxMillis + " ms",
+          "1 <= initial <= max");
     }
   }
 

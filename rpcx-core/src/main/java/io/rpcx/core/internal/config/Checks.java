@@ -1,12 +1,13 @@
 package io.rpcx.core.internal.config;
 
+import io.rpcx.core.InvalidSettingException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The argument checks both builders share, each failing with {@code "name: value (expected:
- * ...)"} so that the message names the setting and the value given.
+ * The argument checks the builders share, each refusing a value with an {@link
+ * InvalidSettingException}: {@code "name: value (expected: ...)"}.
  */
 public final class Checks {
   private Checks() {}
@@ -14,7 +15,7 @@ public final class Checks {
   /** {@code value}, if it is at least {@code min}. */
   public static int atLeast(int value, int min, String name) {
     if (value < min) {
-      throw new IllegalArgumentException(name + ": " + value + " (expected: >= " + min + ")");
+      throw new InvalidSettingException(name, value, ">= " + min);
     }
     return value;
   }
@@ -22,7 +23,7 @@ public final class Checks {
   /** {@code value}, if it is at least {@code min}. */
   public static long atLeast(long value, long min, String name) {
     if (value < min) {
-      throw new IllegalArgumentException(name + ": " + value + " (expected: >= " + min + ")");
+      throw new InvalidSettingException(name, value, ">= " + min);
     }
     return value;
   }
@@ -31,7 +32,7 @@ public final class Checks {
   public static Duration positive(Duration duration, String name) {
     Objects.requireNonNull(duration, name);
     if (duration.isNegative() || duration.isZero()) {
-      throw new IllegalArgumentException(name + ": " + duration + " (expected: > 0)");
+      throw new InvalidSettingException(name, duration, "> 0");
     }
     return duration;
   }
@@ -40,7 +41,7 @@ public final class Checks {
   public static Duration nonNegative(Duration duration, String name) {
     Objects.requireNonNull(duration, name);
     if (duration.isNegative()) {
-      throw new IllegalArgumentException(name + ": " + duration + " (expected: >= 0)");
+      throw new InvalidSettingException(name, duration, ">= 0");
     }
     return duration;
   }
@@ -48,7 +49,7 @@ public final class Checks {
   /** A TCP port, 0 to 65535. */
   public static int port(int port, String name) {
     if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException(name + ": " + port + " (expected: 0-65535)");
+      throw new InvalidSettingException(name, port, "0-65535");
     }
     return port;
   }
@@ -57,8 +58,7 @@ public final class Checks {
   public static String metadataKey(String key) {
     Objects.requireNonNull(key, "key");
     if (key.isEmpty() || !key.equals(key.toLowerCase(Locale.ROOT))) {
-      throw new IllegalArgumentException(
-          "metadata key: '" + key + "' (expected: lower-case, not empty)");
+      throw new InvalidSettingException("metadata key", key, "lower-case, not empty");
     }
     return key;
   }

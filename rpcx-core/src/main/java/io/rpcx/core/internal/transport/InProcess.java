@@ -10,6 +10,7 @@ import io.netty.channel.local.LocalChannel;
 import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.rpcx.core.InvalidSettingException;
 import java.net.SocketAddress;
 
 /**
@@ -58,9 +59,8 @@ public final class InProcess {
       throw new NullPointerException("inProcess name");
     }
     if (name.isEmpty() || name.length() > 200 || !name.chars().allMatch(c -> c > ' ' && c < 127)) {
-      throw new IllegalArgumentException(
-          "inProcess name: '" + name + "' (expected: 1 to 200 printable ASCII characters, no"
-              + " spaces)");
+      throw new InvalidSettingException(
+          "inProcess name", name, "1 to 200 printable ASCII characters, no spaces");
     }
     return name;
   }

@@ -2,6 +2,7 @@ package io.rpcx.spring.boot.autoconfigure;
 
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.client.RpcxClient;
+import io.rpcx.core.InvalidSettingException;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.discovery.ServiceEndpoint;
 import java.util.ArrayList;
@@ -132,7 +133,7 @@ final class ClientProperties {
   private ServiceEndpoint endpoint(String property, String value) {
     try {
       return ServiceEndpoint.parse(value);
-    } catch (IllegalArgumentException e) {
+    } catch (InvalidSettingException e) {
       throw target.refused(property, value, e);
     }
   }

@@ -1,19 +1,17 @@
 package io.rpcx.spring.boot.autoconfigure;
 
+import io.rpcx.core.InvalidSettingException;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.springframework.util.unit.DataSize;
 
 /**
  * Hands the values of one group of properties ({@code rpcx.server}, say) to a builder, and turns
- * the builder's refusal of a value into an {@link InvalidRpcxPropertyException} that names the
- * property: the builders check every value, and the properties say which one was wrong.
+ * the builder's refusal of a value ({@link InvalidSettingException}) into an {@link
+ * InvalidRpcxPropertyException} that names the property: the builders check every value and say
+ * what they accept, and the properties say which one was wrong. Each property is handed to the
+ * setter it configures, so a refusal there is that property's.
  */
 final class PropertyTarget {
-  /** The builders word their refusals "name: value (expected: what)". */
-  private static final Pattern EXPECTED = Pattern.compile("\\(expected: (.*)\\)\\s*$");
-
   private final String prefix;
 
   PropertyTarget(String prefix) {
@@ -31,15 +29,18 @@ final class PropertyTarget {
   <T> void set(String property, Object value, T converted, Consumer<T> setter) {
     try {
       setter.accept(converted);
-    } catch (IllegalArgumentException e) {
+    } catch (InvalidSettingException e) {
       throw refused(property, value, e);
     }
   }
 
-  /** An exception for {@code property}, whose {@code value} RPCX refused with {@code refusal}. */
+  /**
+   * An exception for {@code property}, whose {@code value} RPCX refused with {@code refusal}: it
+   * accepts what the refusal expected.
+   */
   InvalidRpcxPropertyException refused(
-      String property, Object value, IllegalArgumentException refusal) {
-    return invalid(property, value, accepted(refusal.getMessage()), refusal);
+      String property, Object value, InvalidSettingException refusal) {
+    return invalid(property, value, refusal.expected(), refusal);
   }
 
   /** An exception for {@code property}, which has {@code value} where {@code accepted} was wanted. */
@@ -63,13 +64,5 @@ final class PropertyTarget {
       throw invalid(property, size, "0B to " + Integer.MAX_VALUE + "B", null);
     }
     return (int) bytes;
-  }
-
-  private static String accepted(String message) {
-    if (message == null) {
-      return "see the description of the property";
-    }
-    Matcher expected = EXPECTED.matcher(message);
-    return expected.find() ? expected.group(1) : message;
   }
 }
