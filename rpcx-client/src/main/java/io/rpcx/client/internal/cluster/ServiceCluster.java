@@ -46,7 +46,9 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
   /** Current members by address, and the entries seen for each; guarded by {@code this}. */
   private final Map<String, Member> current = new LinkedHashMap<>();
   private Map<String, Set<ServiceEndpoint>> entries = new HashMap<>();
-  private ServiceDiscovery.Subscription subscription;
+  private volatile ServiceDiscovery.Subscription subscription;
+  /** Why the discovery cannot list servers now, or {@code null}; for the calls it fails. */
+  private volatile String problem;
   private boolean closed;
 
   public ServiceCluster(String service, String source, LoadBalancing strategy, Members members) {
@@ -75,10 +77,11 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
   public void send(PendingCall call) {
     Picker current = picker;
     if (current == null) {
+      String why = problem;
       call.fail(
           new UnavailableException(
               call.model().displayName() + " was not sent: " + source + " lists no server for"
-                  + " service '" + service + "'",
+                  + " service '" + service + "'" + (why == null ? "" : ": " + why),
               true,
               null));
       return;
@@ -150,12 +153,27 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
   }
 
   @Override
+  public void onProblem(String problem) {
+    this.problem = problem;
+  }
+
+  /** The connection to {@code member} was lost: the discovery may know better by now. */
+  void serverDisconnected(Member member) {
+    ServiceDiscovery.Subscription current = subscription;
+    if (current != null) {
+      logger.debug("Lost the connection to {}: asking {} to look again", member, source);
+      current.refresh();
+    }
+  }
+
+  @Override
   public void onEndpoints(List<ServiceEndpoint> endpoints) {
     List<Member> released = new ArrayList<>();
     synchronized (this) {
       if (closed) {
         return;
       }
+      problem = null;
       if (endpoints.isEmpty() && !current.isEmpty()) {
         // A registry that lost its data (ZooKeeper sessions expired during an outage, say) would
         // take every healthy server away at once. Servers that really stopped fail by themselves.
@@ -178,7 +196,8 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
         Member member = current.get(address);
         if (member == null) {
           ServiceEndpoint endpoint = firstByAddress.get(address);
-          current.put(address, members.acquire(address, endpoint.host(), endpoint.port()));
+          current.put(
+              address, members.acquire(address, endpoint.host(), endpoint.port(), this));
           changed = true;
         } else if (!entries.getOrDefault(address, Set.of()).containsAll(entry.getValue())) {
           logger.info("{} was announced again for service '{}'", address, service);
@@ -202,7 +221,7 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
       }
     }
     for (Member member : released) {
-      members.release(member);
+      members.release(member, this);
     }
   }
 
@@ -241,7 +260,7 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
       toClose.close();
     }
     for (Member member : released) {
-      members.release(member);
+      members.release(member, this);
     }
   }
 }
