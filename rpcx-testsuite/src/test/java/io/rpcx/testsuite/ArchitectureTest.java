@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package rules of the library jars (annotations, core, client, server, ZooKeeper registry,
+ * Kubernetes discovery,
  * Micrometer and OpenTelemetry instrumentation), checked on their compiled classes: what a user
  * may depend on, and which way the packages depend on each other (docs/ARCHITECTURE.md draws
  * them). Each rule is also shown to catch a class that breaks it, so that none passes for want of
@@ -54,6 +55,7 @@ class ArchitectureTest {
               "io.rpcx.server",
               "io.rpcx.testing",
               "io.rpcx.registry",
+              "io.rpcx.kubernetes",
               "io.rpcx.micrometer",
               "io.rpcx.opentelemetry",
               "io.rpcx.spring");
@@ -115,6 +117,8 @@ class ArchitectureTest {
       io.rpcx.core.reflection.ServiceDescription
       io.rpcx.core.reflection.TypeDescription
       io.rpcx.core.reflection.TypeDescription$Kind
+      io.rpcx.kubernetes.KubernetesDiscovery
+      io.rpcx.kubernetes.KubernetesDiscovery$Builder
       io.rpcx.micrometer.DefaultRpcxClientObservationConvention
       io.rpcx.micrometer.DefaultRpcxServerObservationConvention
       io.rpcx.micrometer.RpcxClientContext
@@ -240,6 +244,7 @@ class ArchitectureTest {
             "io.rpcx.testing.RpcxExtension",
             "io.rpcx.testing.internal.transport.BufferLeaks",
             "io.rpcx.registry.zookeeper.ZooKeeperRegistry",
+            "io.rpcx.kubernetes.KubernetesDiscovery",
             "io.rpcx.micrometer.RpcxClientObservations",
             "io.rpcx.opentelemetry.RpcxServerTelemetry")) {
       assertTrue(LIBRARY.contain(name), name + " was not imported");
