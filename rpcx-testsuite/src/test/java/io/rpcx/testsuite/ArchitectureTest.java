@@ -77,6 +77,8 @@ class ArchitectureTest {
       io.rpcx.client.ClientCall
       io.rpcx.client.ClientInterceptor
       io.rpcx.client.ClientStats
+      io.rpcx.client.DnsDiscovery
+      io.rpcx.client.DnsDiscovery$Builder
       io.rpcx.client.EndpointStatus
       io.rpcx.client.EndpointStatus$State
       io.rpcx.client.LoadBalancing
@@ -179,6 +181,7 @@ class ArchitectureTest {
   private static final Set<String> ENTRY_TYPES =
       Set.of(
           "io.rpcx.client.RpcxClient",
+          "io.rpcx.client.DnsDiscovery",
           "io.rpcx.server.RpcxServer",
           "io.rpcx.core.reflection.ProtoSchemas",
           "io.rpcx.testing.RpcxExtension");
