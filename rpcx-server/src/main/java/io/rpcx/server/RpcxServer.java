@@ -372,6 +372,23 @@ public final class RpcxServer implements AutoCloseable {
     }
 
     /**
+     * Sends GOAWAY on every connection once it is {@code age} old (±10%, so that connections
+     * opened together do not all move at once), then closes it after {@code grace} if calls are
+     * still running on it. Clients move their next calls to a new connection without failing
+     * any: so clients that reach the servers through one address (a TCP load balancer, a
+     * Kubernetes ClusterIP Service) spread onto servers added since they connected, and DNS
+     * clients look the name up again. Default: connections live for ever.
+     *
+     * <pre>{@code
+     * RpcxServer.builder().maxConnectionAge(Duration.ofMinutes(5), Duration.ofSeconds(30))
+     * }</pre>
+     */
+    public Builder maxConnectionAge(Duration age, Duration grace) {
+      config.maxConnectionAge(age, grace);
+      return this;
+    }
+
+    /**
      * Bytes the server may hold, over all connections, in frames still arriving and in requests
      * received and waiting to be decoded. A connection whose read would pass it stops being read
      * until there is room; while it stays full, the connection holding the largest incomplete

@@ -69,6 +69,9 @@ public final class ServerConfig {
   private final Duration prefaceTimeout;
   private final int maxConnections;
   private final Duration idleTimeout;
+  /** How long a connection lives before GOAWAY, or {@code null} for ever. */
+  private final Duration maxConnectionAge;
+  private final Duration maxConnectionAgeGrace;
   private final List<ServerInterceptor> interceptors;
   private final List<RefusalListener> refusalListeners;
   private final ExceptionLogging declaredExceptionLogging;
@@ -95,6 +98,8 @@ public final class ServerConfig {
     this.prefaceTimeout = builder.prefaceTimeout;
     this.maxConnections = builder.maxConnections;
     this.idleTimeout = builder.idleTimeout;
+    this.maxConnectionAge = builder.maxConnectionAge;
+    this.maxConnectionAgeGrace = builder.maxConnectionAgeGrace;
     this.interceptors = List.copyOf(builder.interceptors);
     this.refusalListeners = List.copyOf(builder.refusalListeners);
     this.declaredExceptionLogging = builder.declaredExceptionLogging;
@@ -199,6 +204,16 @@ public final class ServerConfig {
     return prefaceTimeout;
   }
 
+  /** How long a connection lives before the server sends GOAWAY, or {@code null}: for ever. */
+  public Duration maxConnectionAge() {
+    return maxConnectionAge;
+  }
+
+  /** How long calls may go on after that GOAWAY before the connection is closed. */
+  public Duration maxConnectionAgeGrace() {
+    return maxConnectionAgeGrace;
+  }
+
   public int maxConnections() {
     return maxConnections;
   }
@@ -253,6 +268,8 @@ public final class ServerConfig {
     private Duration prefaceTimeout = Duration.ofSeconds(10);
     private int maxConnections = 10_000;
     private Duration idleTimeout = Duration.ofMinutes(10);
+    private Duration maxConnectionAge;
+    private Duration maxConnectionAgeGrace;
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
     private final List<RefusalListener> refusalListeners = new ArrayList<>();
     private ExceptionLogging declaredExceptionLogging = ExceptionLogging.at(Level.DEBUG);
@@ -272,6 +289,11 @@ public final class ServerConfig {
 
     public void maxConnections(int maxConnections) {
       this.maxConnections = Checks.atLeast(maxConnections, 1, "maxConnections");
+    }
+
+    public void maxConnectionAge(Duration age, Duration grace) {
+      this.maxConnectionAge = Checks.positive(age, "maxConnectionAge");
+      this.maxConnectionAgeGrace = Checks.nonNegative(grace, "maxConnectionAgeGrace");
     }
 
     public void idleTimeout(Duration idleTimeout) {

@@ -47,6 +47,8 @@ public final class ServerTransport {
   private final InboundBudget budget;
   private final SslContext sslContext;
   private final Set<ServerConnectionHandler> connections = ConcurrentHashMap.newKeySet();
+  /** The maximum age of connections, or {@code null}. */
+  private final ConnectionAge connectionAge;
   private volatile String goAwayReason;
   private final AtomicInteger connectionCount = new AtomicInteger();
   private Channel listener;
@@ -67,6 +69,10 @@ public final class ServerTransport {
     }
     this.dispatcher = dispatcher;
     this.budget = new InboundBudget(connection.maxBufferedInboundBytes(), "server");
+    this.connectionAge =
+        config.maxConnectionAge() == null
+            ? null
+            : new ConnectionAge(config.maxConnectionAge(), config.maxConnectionAgeGrace());
   }
 
   /**
@@ -108,6 +114,9 @@ public final class ServerTransport {
                         .addLast(
                             "frames", new FrameDecoder(config.connection().maxFrameSize(), meter))
                         .addLast("connection", connection);
+                    if (connectionAge != null) {
+                      connectionAge.start(channel, connection);
+                    }
                   }
                 });
     if (inProcessName != null) {
