@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package rules of the library jars (annotations, core, client, server, ZooKeeper registry,
- * Kubernetes discovery,
+ * Kubernetes discovery, Spring Cloud,
  * Micrometer and OpenTelemetry instrumentation), checked on their compiled classes: what a user
  * may depend on, and which way the packages depend on each other (docs/ARCHITECTURE.md draws
  * them). Each rule is also shown to catch a class that breaks it, so that none passes for want of
@@ -171,6 +171,11 @@ class ArchitectureTest {
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$ZooKeeper
       io.rpcx.spring.boot.autoconfigure.RpcxServerAutoConfiguration
       io.rpcx.spring.boot.autoconfigure.RpcxZooKeeperAutoConfiguration
+      io.rpcx.spring.cloud.RpcxSpringCloudDiscoveryAutoConfiguration
+      io.rpcx.spring.cloud.RpcxSpringCloudProperties
+      io.rpcx.spring.cloud.RpcxSpringCloudRegistrationAutoConfiguration
+      io.rpcx.spring.cloud.SpringCloudDiscovery
+      io.rpcx.spring.cloud.SpringCloudDiscovery$Builder
       """;
 
   /**
