@@ -145,12 +145,46 @@ class KubernetesClusterTest {
 
       List<EndpointStatus> endpoints = client.endpoints(Whoami.class);
       assertEquals(4, endpoints.size(), endpoints::toString);
+      assertTrue(
+          endpoints.stream().allMatch(s -> s.state() == EndpointStatus.State.AVAILABLE),
+          "ejection and probes see the pods as any other servers: " + endpoints);
       calling.set(false); // before the client closes under the callers
       for (Thread caller : callers) {
         caller.join(10_000);
       }
     }
     assertEquals(0, failures.sum(), () -> "failed calls: " + failed);
+  }
+
+  @Test
+  void aServiceWithNoPortOfTheNameFailsCallsAtOnceNamingTheSourceAndWhy() throws Exception {
+    kubernetes = new MockKubernetes();
+    kubernetes.apply(
+        slice("orders-1", "orders", "http", 8080, List.of(pod("pod-1", "127.0.0.1", true, false))));
+    try (io.rpcx.core.testing.LogCapture log = new io.rpcx.core.testing.LogCapture("io.rpcx");
+        KubernetesDiscovery discovery =
+            KubernetesDiscovery.builder()
+                .client(kubernetes.client())
+                .namespace(MockKubernetes.NAMESPACE)
+                .everyService("orders")
+                .portName("rpcx")
+                .build();
+        RpcxClient client = RpcxClient.builder().discovery(discovery).build()) {
+      Whoami whoami = client.create(Whoami.class);
+      long start = System.nanoTime();
+      io.rpcx.core.UnavailableException failure =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              io.rpcx.core.UnavailableException.class, whoami::name);
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertEquals(
+          "whoami/name was not sent: Kubernetes EndpointSlices of Service shop/orders (port"
+              + " 'rpcx') lists no server for service 'whoami': the EndpointSlices of Service"
+              + " shop/orders have no port named 'rpcx' (their ports: http)",
+          failure.getMessage());
+      assertTrue(millis < 1_000, "failed at once: " + millis + " ms");
+      assertEquals(1, log.warnings("no port named 'rpcx'").size());
+      kubernetes.awaitWatchOpen(); // before the watch closes: a close during its handshake upsets the mock
+    }
   }
 
   private void call(Whoami whoami) {

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rpcx.client.DnsDiscovery;
+import io.rpcx.client.RpcxClient;
+import io.rpcx.client.internal.call.TestCalls;
+import io.rpcx.core.UnavailableException;
 import io.rpcx.core.discovery.ServiceDiscovery;
 import io.rpcx.core.discovery.ServiceEndpoint;
 import io.rpcx.core.testing.Dnsmasq;
@@ -197,6 +200,26 @@ class DnsDiscoveryTest {
           List.of("DNS has no A or AAAA record for orders.test (asked " + dns.hostAndPort() + ")"),
           problems);
       assertEquals(1, log.warnings("no A or AAAA").size());
+    }
+  }
+
+  @Test
+  void aClientWhoseNameHasNoRecordFailsItsCallsAtOnceNamingTheSourceAndWhy() throws Exception {
+    dns = new Dnsmasq(1);
+    try (LogCapture log = new LogCapture("io.rpcx.client");
+        DnsDiscovery empty = builder().everyService("dns:///orders.test:9000").build();
+        RpcxClient client = RpcxClient.builder().discovery(empty).build()) {
+      TestCalls.Carts carts = client.create(TestCalls.Carts.class);
+      long start = System.nanoTime();
+      UnavailableException failure = assertThrows(UnavailableException.class, () -> carts.peek("x"));
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertEquals(
+          "carts/peek was not sent: DNS A/AAAA records of orders.test:9000 lists no server for"
+              + " service 'carts': DNS has no A or AAAA record for orders.test (asked "
+              + dns.hostAndPort() + ")",
+          failure.getMessage());
+      assertTrue(millis < 1_000, "failed at once, not after the timeout: " + millis + " ms");
+      assertEquals(1, log.warnings("no A or AAAA record").size());
     }
   }
 
