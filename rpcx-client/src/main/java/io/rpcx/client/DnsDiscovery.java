@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Finds the servers of each service in DNS: every A and AAAA record of a name (a Kubernetes
@@ -50,6 +51,8 @@ public final class DnsDiscovery implements ServiceDiscovery, AutoCloseable {
   private final DnsResolvers resolvers;
   /** The watches open, by target; guarded by {@code this}. */
   private final Map<DnsTarget, DnsWatch> watches = new HashMap<>();
+  /** The subscriptions of each watch, counted when made: guarded by {@code this}. */
+  private final Map<DnsWatch, Integer> subscriptions = new HashMap<>();
   private boolean closed;
 
   private DnsDiscovery(Builder builder) {
@@ -104,6 +107,7 @@ public final class DnsDiscovery implements ServiceDiscovery, AutoCloseable {
         watch = resolvers.watch(target);
         watches.put(target, watch);
       }
+      subscriptions.merge(watch, 1, Integer::sum);
     }
     if (!started) {
       watch.start();
@@ -111,6 +115,7 @@ public final class DnsDiscovery implements ServiceDiscovery, AutoCloseable {
     watch.awaitFirstLookup(initialListTimeoutMillis);
     watch.add(listener);
     DnsWatch subscribed = watch;
+    AtomicBoolean open = new AtomicBoolean(true);
     return new Subscription() {
       @Override
       public void refresh() {
@@ -119,15 +124,23 @@ public final class DnsDiscovery implements ServiceDiscovery, AutoCloseable {
 
       @Override
       public void close() {
-        unsubscribe(target, subscribed, listener);
+        if (open.compareAndSet(true, false)) {
+          unsubscribe(target, subscribed, listener);
+        }
       }
     };
   }
 
   private void unsubscribe(DnsTarget target, DnsWatch watch, Listener listener) {
+    watch.remove(listener);
     boolean last;
     synchronized (this) {
-      last = watch.remove(listener) && watches.remove(target, watch);
+      // Counted, not read from the listeners: a subscribe may hold the watch, not yet listening.
+      last = subscriptions.merge(watch, -1, Integer::sum) == 0;
+      if (last) {
+        subscriptions.remove(watch);
+        watches.remove(target, watch);
+      }
     }
     if (last) {
       watch.close();

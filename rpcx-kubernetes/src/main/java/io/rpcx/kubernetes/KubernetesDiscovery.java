@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +60,8 @@ public final class KubernetesDiscovery implements ServiceDiscovery, AutoCloseabl
   private final Duration initialListTimeout;
   /** The watches open, by Kubernetes Service name; guarded by {@code this}. */
   private final Map<String, SliceWatch> watches = new HashMap<>();
+  /** The subscriptions of each watch, counted when made: guarded by {@code this}. */
+  private final Map<SliceWatch, Integer> subscriptions = new HashMap<>();
   /** Checks the watches every 2 s: one daemon thread, started with the first watch. */
   private ScheduledExecutorService watchdog;
   private boolean closed;
@@ -110,6 +113,7 @@ public final class KubernetesDiscovery implements ServiceDiscovery, AutoCloseabl
           watchdog = startWatchdog();
         }
       }
+      subscriptions.merge(watch, 1, Integer::sum);
     }
     if (!started) {
       watch.start();
@@ -117,7 +121,12 @@ public final class KubernetesDiscovery implements ServiceDiscovery, AutoCloseabl
     watch.awaitFirstList(initialListTimeout);
     watch.add(listener);
     SliceWatch subscribed = watch;
-    return () -> unsubscribe(kubernetesService, subscribed, listener);
+    AtomicBoolean open = new AtomicBoolean(true);
+    return () -> {
+      if (open.compareAndSet(true, false)) {
+        unsubscribe(kubernetesService, subscribed, listener);
+      }
+    };
   }
 
   private ScheduledExecutorService startWatchdog() {
@@ -149,9 +158,15 @@ public final class KubernetesDiscovery implements ServiceDiscovery, AutoCloseabl
   }
 
   private void unsubscribe(String kubernetesService, SliceWatch watch, Listener listener) {
+    watch.remove(listener);
     boolean last;
     synchronized (this) {
-      last = watch.remove(listener) && watches.remove(kubernetesService, watch);
+      // Counted, not read from the listeners: a subscribe may hold the watch, not yet listening.
+      last = subscriptions.merge(watch, -1, Integer::sum) == 0;
+      if (last) {
+        subscriptions.remove(watch);
+        watches.remove(kubernetesService, watch);
+      }
     }
     if (last) {
       watch.close();

@@ -169,10 +169,9 @@ final class SliceWatch implements AutoCloseable {
     }
   }
 
-  /** Removes {@code listener}; true if none is left. */
-  synchronized boolean remove(ServiceDiscovery.Listener listener) {
+  /** Removes {@code listener}. */
+  synchronized void remove(ServiceDiscovery.Listener listener) {
     listeners.remove(listener);
-    return listeners.isEmpty();
   }
 
   private synchronized void refresh() {

@@ -110,9 +110,11 @@ public final class SpringCloudDiscovery implements ServiceDiscovery, AutoCloseab
         watch = new Watch(serviceId);
         watches.put(serviceId, watch);
       }
+      watch.subscriptions++;
     }
     watch.add(listener, !started);
     Watch subscribed = watch;
+    java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean(true);
     return new Subscription() {
       @Override
       public void refresh() {
@@ -121,9 +123,17 @@ public final class SpringCloudDiscovery implements ServiceDiscovery, AutoCloseab
 
       @Override
       public void close() {
+        if (!open.compareAndSet(true, false)) {
+          return;
+        }
+        subscribed.listeners.remove(listener);
         boolean last;
         synchronized (SpringCloudDiscovery.this) {
-          last = subscribed.remove(listener) && watches.remove(serviceId, subscribed);
+          // Counted, not read from the listeners: a subscribe may hold it, not yet listening.
+          last = --subscribed.subscriptions == 0;
+          if (last) {
+            watches.remove(serviceId, subscribed);
+          }
         }
         if (last) {
           subscribed.close();
@@ -172,6 +182,8 @@ public final class SpringCloudDiscovery implements ServiceDiscovery, AutoCloseab
   private final class Watch {
     private final String serviceId;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    /** Subscriptions made and not closed; guarded by the discovery. */
+    private int subscriptions;
     /**
      * Held while the registry is asked, which may take a while (an HTTP call to Consul, say):
      * scheduling takes the watch's own lock, so a network thread asking for a refresh never waits.
@@ -205,11 +217,6 @@ public final class SpringCloudDiscovery implements ServiceDiscovery, AutoCloseab
           }
         }
       }
-    }
-
-    boolean remove(Listener listener) {
-      listeners.remove(listener);
-      return listeners.isEmpty();
     }
 
     synchronized void close() {

@@ -86,10 +86,9 @@ public final class DnsWatch implements AutoCloseable {
     added.join();
   }
 
-  /** Removes {@code listener}; true if none is left. */
-  public boolean remove(ServiceDiscovery.Listener listener) {
+  /** Removes {@code listener}. */
+  public void remove(ServiceDiscovery.Listener listener) {
     listeners.remove(listener);
-    return listeners.isEmpty();
   }
 
   /** A client lost a connection to a server of this target: look again soon. */
