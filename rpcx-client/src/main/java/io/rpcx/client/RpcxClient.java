@@ -347,6 +347,18 @@ public final class RpcxClient implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The zone this client runs in, such as its Kubernetes node's {@code
+     * topology.kubernetes.io/zone}: the round-robin and least-in-flight balancers give a call to a
+     * server the discovery places in the same zone ({@code ServiceEndpoint.zone()}) while one of
+     * them may take it, and to the others only when none may (ejected, unreachable). Consistent
+     * hashing ignores zones, so that keys keep their server. Default: none, every server alike.
+     */
+    public Builder zone(String zone) {
+      config.zone(zone);
+      return this;
+    }
+
     /** How calls are spread over the servers of a service; default {@link LoadBalancing#LEAST_IN_FLIGHT}. */
     public Builder loadBalancing(LoadBalancing strategy) {
       config.loadBalancing(strategy);

@@ -40,22 +40,33 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
   private final String source;
   private final LoadBalancing strategy;
   private final Members members;
+  /** The client's zone, whose servers the picker prefers, or {@code null}. */
+  private final String zone;
   private final AtomicInteger roundRobin = new AtomicInteger();
   private volatile Picker picker;
   private volatile String description;
   /** Current members by address, and the entries seen for each; guarded by {@code this}. */
   private final Map<String, Member> current = new LinkedHashMap<>();
   private Map<String, Set<ServiceEndpoint>> entries = new HashMap<>();
+  /** The zone of each current member, as its first entry says; guarded by {@code this}. */
+  private final Map<Member, String> zones = new HashMap<>();
   private volatile ServiceDiscovery.Subscription subscription;
   /** Why the discovery cannot list servers now, or {@code null}; for the calls it fails. */
   private volatile String problem;
   private boolean closed;
 
   public ServiceCluster(String service, String source, LoadBalancing strategy, Members members) {
+    this(service, source, strategy, members, null);
+  }
+
+  /** A cluster whose picker prefers the servers of {@code zone} (may be {@code null}). */
+  public ServiceCluster(
+      String service, String source, LoadBalancing strategy, Members members, String zone) {
     this.service = service;
     this.source = source;
     this.strategy = strategy;
     this.members = members;
+    this.zone = zone;
     this.description = describe(List.of());
   }
 
@@ -194,20 +205,25 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
       for (Map.Entry<String, Set<ServiceEndpoint>> entry : next.entrySet()) {
         String address = entry.getKey();
         Member member = current.get(address);
+        ServiceEndpoint first = firstByAddress.get(address);
         if (member == null) {
-          ServiceEndpoint endpoint = firstByAddress.get(address);
-          current.put(
-              address, members.acquire(address, endpoint.host(), endpoint.port(), this));
+          member = members.acquire(address, first.host(), first.port(), this);
+          current.put(address, member);
           changed = true;
         } else if (!entries.getOrDefault(address, Set.of()).containsAll(entry.getValue())) {
           logger.info("{} was announced again for service '{}'", address, service);
           member.announcedAgain();
+        }
+        String memberZone = first.zone().orElse(null);
+        if (!java.util.Objects.equals(zones.put(member, memberZone), memberZone)) {
+          changed = true; // moved zones: the picker's preference changes
         }
       }
       for (var iterator = current.entrySet().iterator(); iterator.hasNext(); ) {
         Map.Entry<String, Member> entry = iterator.next();
         if (!next.containsKey(entry.getKey())) {
           released.add(entry.getValue());
+          zones.remove(entry.getValue());
           iterator.remove();
           changed = true;
         }
@@ -225,7 +241,24 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
     }
   }
 
+  /**
+   * The picker of {@code array}: with a zone, one that prefers the members of that zone, unless
+   * the strategy is consistent hashing (keys keep their server) or no member, or every member, is
+   * in the zone.
+   */
   private Picker newPicker(Member[] array) {
+    if (zone == null || strategy == LoadBalancing.CONSISTENT_HASHING) {
+      return newPicker(strategy, array);
+    }
+    Member[] local =
+        java.util.Arrays.stream(array).filter(m -> zone.equals(zones.get(m))).toArray(Member[]::new);
+    if (local.length == 0 || local.length == array.length) {
+      return newPicker(strategy, array);
+    }
+    return new ZonePreferringPicker(newPicker(strategy, local), newPicker(strategy, array));
+  }
+
+  private Picker newPicker(LoadBalancing strategy, Member[] array) {
     switch (strategy) {
       case ROUND_ROBIN:
         return new RoundRobinPicker(array, roundRobin);
@@ -254,6 +287,7 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
       toClose = subscription;
       released = new ArrayList<>(current.values());
       current.clear();
+      zones.clear();
       picker = null;
     }
     if (toClose != null) {

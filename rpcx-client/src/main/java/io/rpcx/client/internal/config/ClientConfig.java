@@ -31,6 +31,8 @@ public final class ClientConfig {
   private final Map<Class<?>, List<ServiceEndpoint>> targets;
   private final ServiceDiscovery discovery;
   private final LoadBalancing loadBalancing;
+  /** The zone the client runs in, or {@code null}. */
+  private final String zone;
   private final Map<Class<?>, LoadBalancing> loadBalancingByInterface;
   private final int maxAttempts;
   private final double retryRatio;
@@ -57,6 +59,7 @@ public final class ClientConfig {
     this.targets = Map.copyOf(builder.targets);
     this.discovery = builder.discovery;
     this.loadBalancing = builder.loadBalancing;
+    this.zone = builder.zone;
     this.loadBalancingByInterface = Map.copyOf(builder.loadBalancingByInterface);
     this.maxAttempts = builder.maxAttempts;
     this.retryRatio = builder.retryRatio;
@@ -100,6 +103,11 @@ public final class ClientConfig {
   /** The strategy of services called without an interface. */
   public LoadBalancing loadBalancing() {
     return loadBalancing;
+  }
+
+  /** The zone the client runs in, whose servers balancers prefer; {@code null}: none. */
+  public String zone() {
+    return zone;
   }
 
   public LoadBalancing loadBalancing(Class<?> serviceInterface) {
@@ -173,6 +181,7 @@ public final class ClientConfig {
     private final Map<Class<?>, List<ServiceEndpoint>> targets = new LinkedHashMap<>();
     private ServiceDiscovery discovery;
     private LoadBalancing loadBalancing = LoadBalancing.LEAST_IN_FLIGHT;
+    private String zone;
     private final Map<Class<?>, LoadBalancing> loadBalancingByInterface = new LinkedHashMap<>();
     private int maxAttempts = 3;
     private double retryRatio = 0.2;
@@ -252,6 +261,12 @@ public final class ClientConfig {
 
     public void discovery(ServiceDiscovery discovery) {
       this.discovery = Objects.requireNonNull(discovery, "discovery");
+    }
+
+    public void zone(String zone) {
+      Objects.requireNonNull(zone, "zone");
+      io.rpcx.core.discovery.ServiceEndpoint.of("h", 1, java.util.Map.of("zone", zone)); // checks it
+      this.zone = zone;
     }
 
     public void loadBalancing(LoadBalancing strategy) {

@@ -208,4 +208,65 @@ class ServiceClusterTest {
     assertEquals(10, channels.get("10.0.0.1:9000").sent.size());
     assertEquals(0, channels.get("10.0.0.2:9000").sent.size());
   }
+  @Test
+  void aClientInAZonePrefersTheServersOfItsZoneWhileOneMayTakeTheCall() {
+    Map<String, TestChannel> channels = new ConcurrentHashMap<>();
+    Members members =
+        new Members(
+            (host, port, disconnected) ->
+                channels.computeIfAbsent(host + ":" + port, TestChannel::new),
+            new Ejection(5, 1_000, 1_000),
+            Executors.newSingleThreadScheduledExecutor());
+    ServiceCluster cluster =
+        new ServiceCluster("peeks", "a test", LoadBalancing.LEAST_IN_FLIGHT, members, "eu-1a");
+    cluster.onEndpoints(
+        List.of(
+            ServiceEndpoint.of("10.0.0.1", 9000, Map.of(ServiceEndpoint.ZONE, "eu-1a")),
+            ServiceEndpoint.of("10.0.0.2", 9000, Map.of(ServiceEndpoint.ZONE, "eu-1b")),
+            ServiceEndpoint.of("10.0.0.3", 9000, Map.of(ServiceEndpoint.ZONE, "eu-1a")),
+            ServiceEndpoint.of("10.0.0.4", 9000)));
+    for (int i = 0; i < 100; i++) {
+      cluster.send(TestCalls.call("peek", "x"));
+    }
+    assertEquals(0, channels.get("10.0.0.2:9000").sent.size() + channels.get("10.0.0.4:9000").sent.size());
+    assertTrue(channels.get("10.0.0.1:9000").sent.size() > 20, "both of the zone take calls");
+    assertTrue(channels.get("10.0.0.3:9000").sent.size() > 20, "both of the zone take calls");
+
+    // The zone's servers cannot take calls (waiting to reconnect): the others take them.
+    channels.get("10.0.0.1:9000").accepting = false;
+    channels.get("10.0.0.3:9000").accepting = false;
+    for (int i = 0; i < 100; i++) {
+      cluster.send(TestCalls.call("peek", "x"));
+    }
+    assertEquals(100, channels.get("10.0.0.2:9000").sent.size() + channels.get("10.0.0.4:9000").sent.size());
+
+    // One is back: the zone has it again.
+    channels.get("10.0.0.3:9000").accepting = true;
+    int before = channels.get("10.0.0.3:9000").sent.size();
+    for (int i = 0; i < 10; i++) {
+      cluster.send(TestCalls.call("peek", "x"));
+    }
+    assertEquals(before + 10, channels.get("10.0.0.3:9000").sent.size());
+  }
+
+  @Test
+  void consistentHashingIgnoresZonesSoThatKeysKeepTheirServer() {
+    Map<String, TestChannel> channels = new ConcurrentHashMap<>();
+    Members members =
+        new Members(
+            (host, port, disconnected) ->
+                channels.computeIfAbsent(host + ":" + port, TestChannel::new),
+            new Ejection(5, 1_000, 1_000),
+            Executors.newSingleThreadScheduledExecutor());
+    ServiceCluster cluster =
+        new ServiceCluster("carts", "a test", LoadBalancing.CONSISTENT_HASHING, members, "eu-1a");
+    cluster.onEndpoints(
+        List.of(
+            ServiceEndpoint.of("10.0.0.1", 9000, Map.of(ServiceEndpoint.ZONE, "eu-1a")),
+            ServiceEndpoint.of("10.0.0.2", 9000, Map.of(ServiceEndpoint.ZONE, "eu-1b"))));
+    for (int i = 0; i < 200; i++) {
+      cluster.send(TestCalls.call("load", "customer-" + i));
+    }
+    assertTrue(channels.get("10.0.0.2:9000").sent.size() > 20, "keys of the other zone's server");
+  }
 }
