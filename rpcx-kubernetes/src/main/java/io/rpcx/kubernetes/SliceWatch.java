@@ -45,6 +45,8 @@ final class SliceWatch implements AutoCloseable {
   /** What was last delivered, {@code null} before the first list; guarded by {@code this}. */
   private List<ServiceEndpoint> delivered;
   private String problem;
+  /** Whether the problem reported is the API server's (not the slices'); guarded by this. */
+  private boolean apiFailing;
   /** Endpoints skipped and already logged, so that each is logged once while it stays. */
   private Set<String> reported = Set.of();
   private volatile boolean closed;
@@ -151,7 +153,8 @@ final class SliceWatch implements AutoCloseable {
   }
 
   private synchronized void recovered() {
-    if (problem != null && problem.contains("Kubernetes API")) {
+    if (apiFailing) {
+      apiFailing = false;
       logger.info("Watching the EndpointSlices of Service {} again", service);
       problem = null;
       refresh();
@@ -203,6 +206,9 @@ final class SliceWatch implements AutoCloseable {
 
   /** A list or watch failed: said once per distinct problem, and told to the listeners. */
   private void failed(Throwable failure) {
+    synchronized (this) {
+      apiFailing = true;
+    }
     report(describe(failure));
     firstOutcome.complete(null);
   }

@@ -134,9 +134,14 @@ public final class DnsLookup implements AutoCloseable {
                 }
               }
               if (addresses.isEmpty()) {
+                // One lookup answered with no record, the other failed: the failure says more.
+                Throwable failed = v4.failure != null ? v4.failure : v6.failure;
                 throw new java.util.concurrent.CompletionException(
-                    new UnknownHostException(
-                        "DNS has no A or AAAA record for " + name + " (asked " + nameServers + ")"));
+                    failed != null
+                        ? failed
+                        : new UnknownHostException(
+                            "DNS has no A or AAAA record for " + name + " (asked " + nameServers
+                                + ")"));
               }
               return new Addresses(addresses, ttl);
             });
