@@ -17,6 +17,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -87,6 +90,12 @@ class EurekaTest {
       }
       await(() -> rpcx.endpoints(Greeter.class).stream().allMatch(s -> s.callsStarted() > 0),
           "calls on both servers");
+      HealthIndicator health =
+          (HealthIndicator)
+              client
+                  .getBean("rpcxHealthContributor", CompositeHealthContributor.class)
+                  .getContributor("client");
+      assertEquals(Status.UP, health.health().getStatus(), "the health indicator, as with any source");
 
       // The port chosen at start reaches Eureka with the instance's next update: until then the
       // client may have seen the instance without it.
