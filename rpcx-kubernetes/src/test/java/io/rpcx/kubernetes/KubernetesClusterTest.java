@@ -161,7 +161,7 @@ class KubernetesClusterTest {
     kubernetes = new MockKubernetes();
     kubernetes.apply(
         slice("orders-1", "orders", "http", 8080, List.of(pod("pod-1", "127.0.0.1", true, false))));
-    try (io.rpcx.core.testing.LogCapture log = new io.rpcx.core.testing.LogCapture("io.rpcx");
+    try (io.rpcx.testsupport.LogCapture log = new io.rpcx.testsupport.LogCapture("io.rpcx");
         KubernetesDiscovery discovery =
             KubernetesDiscovery.builder()
                 .client(kubernetes.client())

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rpcx.core.discovery.ServiceDiscovery;
 import io.rpcx.core.discovery.ServiceEndpoint;
-import io.rpcx.core.testing.LogCapture;
+import io.rpcx.testsupport.LogCapture;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.RpcxClient;
-import io.rpcx.core.testing.LogCapture;
+import io.rpcx.testsupport.LogCapture;
 import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.Level;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.UnavailableException;
-import io.rpcx.core.testing.LogCapture;
+import io.rpcx.testsupport.LogCapture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rpcx.core.discovery.ServiceDiscovery;
 import io.rpcx.core.discovery.ServiceEndpoint;
-import io.rpcx.core.testing.LogCapture;
+import io.rpcx.testsupport.LogCapture;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

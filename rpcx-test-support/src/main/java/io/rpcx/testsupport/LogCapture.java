@@ -1,4 +1,4 @@
-package io.rpcx.core.testing;
+package io.rpcx.testsupport;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -9,9 +9,9 @@ import java.util.stream.Collectors;
 import org.slf4j.LoggerFactory;
 
 /**
- * Captures what a logger tree logs while open, for tests of other modules (through rpcx-core's
- * test jar) that assert the log lines of the errors they provoke instead of printing them. Only
- * the captured tree is silenced on the console: its events go to the capture alone.
+ * Captures what a logger tree logs while open, for the tests of every module that assert the log
+ * lines of the errors they provoke instead of printing them. Only the captured tree is silenced
+ * on the console: its events go to the capture alone.
  */
 public final class LogCapture implements AutoCloseable {
   private final Logger logger;

@@ -1,4 +1,4 @@
-package io.rpcx.core.testing;
+package io.rpcx.testsupport;
 
 import java.io.IOException;
 import java.net.DatagramSocket;
