@@ -29,6 +29,10 @@ import java.util.concurrent.Executor;
  * @param reflection whether the server publishes its reflection service
  * @param virtualThreadCalls calls that may run on virtual threads at once; 0 without virtual
  *     threads
+ * @param maxConnectionAge how long a connection lives before the server sends GOAWAY, or {@code
+ *     null}: for ever
+ * @param maxConnectionAgeGrace how long calls may go on after that GOAWAY before the connection is
+ *     closed
  * @param refusalListeners told of the calls refused before they ran
  */
 public record ServerConfig(
@@ -52,6 +56,8 @@ public record ServerConfig(
     Duration prefaceTimeout,
     int maxConnections,
     Duration idleTimeout,
+    Duration maxConnectionAge,
+    Duration maxConnectionAgeGrace,
     List<ServerInterceptor> interceptors,
     List<RefusalListener> refusalListeners,
     ExceptionLogging declaredExceptionLogging,

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * The pipeline of one accepted connection, in the order bytes arrive: {@code budget} (the server's
  * {@link InboundMeter}), {@code tls} (with TLS), {@code preface} (the RPCX handshake), {@code idle}
  * (closing idle connections), {@code frames} (framing, checked against the frame limit) and {@code
- * connection} ({@link ServerConnectionHandler}, which hands requests to the dispatcher).
+ * connection} ({@link ServerConnectionHandler}, which hands requests to the dispatcher). With a
+ * maximum connection age, each connection's {@link ConnectionAge} timer starts here.
  */
 final class ServerChannelInitializer extends ChannelInitializer<Channel> {
   private final ServerTransport transport;
@@ -27,6 +28,8 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel> {
   private final InboundBudget budget;
   /** With TLS, or {@code null}. */
   private final SslContext sslContext;
+  /** The maximum age of connections, or {@code null}: they live for ever. */
+  private final ConnectionAge connectionAge;
 
   ServerChannelInitializer(
       ServerTransport transport,
@@ -39,6 +42,10 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel> {
     this.config = config;
     this.budget = budget;
     this.sslContext = sslContext;
+    this.connectionAge =
+        config.maxConnectionAge() == null
+            ? null
+            : new ConnectionAge(config.maxConnectionAge(), config.maxConnectionAgeGrace());
   }
 
   @Override
@@ -65,5 +72,8 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel> {
             new IdleStateHandler(config.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
         .addLast("frames", new FrameDecoder(config.connection().maxFrameSize(), meter))
         .addLast("connection", connection);
+    if (connectionAge != null) {
+      connectionAge.start(channel, connection);
+    }
   }
 }
