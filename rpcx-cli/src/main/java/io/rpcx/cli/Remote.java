@@ -116,8 +116,9 @@ final class Remote implements AutoCloseable {
     } catch (RpcxException e) {
       if (e.status() == StatusCode.NOT_FOUND && e.getMessage().contains(ReflectionService.NAME)) {
         throw new UserError(ExitCodes.of(StatusCode.NOT_FOUND),
-            "NOT_FOUND: " + address + " has no reflection service (its server must be built with"
-                + " RpcxServer.builder().reflection(true))");
+            "NOT_FOUND: " + address + " has no reflection service (its server must publish it:"
+                + " RpcxServer.builder().reflection(true), or rpcx.server.reflection=true with the"
+                + " Spring Boot starter)");
       }
       throw failure(e);
     }

@@ -12,6 +12,7 @@ import io.rpcx.client.RpcxClient;
 import io.rpcx.core.BadRequestException;
 import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.UnavailableException;
+import io.rpcx.core.test.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,7 @@ class LimitsTest {
         RpcxServer.builder().bindAddress("127.0.0.1").service(new EchoService.Impl())
             .maxFrameSize(64 * 1024).build().start();
     try (Bystander bystander = new Bystander(server.port());
-        LogCapture logs = new LogCapture();
+        LogCapture logs = LogCapture.rpcx();
         RawConnection raw = new RawConnection(server.port()).handshake()) {
       String peer = raw.localAddress();
       raw.send(new byte[] {0x10, 0, 0, 0, 1, 0}); // declares 256 MiB

@@ -8,6 +8,7 @@ import io.rpcx.core.internal.protocol.Preface;
 import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.protocol.proto.StatusCode;
 import io.rpcx.core.internal.transport.InboundBudget;
+import io.rpcx.core.test.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -52,8 +53,8 @@ class LowMemoryBudgetTest {
     AtomicInteger toldWhy = new AtomicInteger();
     ConcurrentLinkedQueue<String> reasons = new ConcurrentLinkedQueue<>();
     CountDownLatch closed = new CountDownLatch(ATTACKERS);
-    try (LogCapture rpcxLogs = new LogCapture();
-        LogCapture nettyLogs = new LogCapture("io.netty");
+    try (LogCapture rpcxLogs = LogCapture.rpcx();
+        LogCapture nettyLogs = LogCapture.of("io.netty");
         Bystander bystander = new Bystander(server.port())) {
       for (int i = 0; i < ATTACKERS; i++) {
         Thread attacker =

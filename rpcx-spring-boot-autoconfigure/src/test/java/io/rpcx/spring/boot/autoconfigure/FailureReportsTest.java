@@ -110,10 +110,21 @@ class FailureReportsTest {
     assertReport(
         output,
         start(ClientApp.class, "--rpcx.client.target=127.0.0.1:9000", "--rpcx.client.max-frame-size=3GB"),
-        "The property rpcx.client.max-frame-size has the value \"3221225472B\" (from"
+        "The property rpcx.client.max-frame-size has the value \"3GB\" (from"
             + " \"rpcx.client.max-frame-size\" from property source \"commandLineArgs\"), which RPCX"
             + " does not accept.",
         "Set rpcx.client.max-frame-size to a value RPCX accepts: 0B to 2147483647B.");
+  }
+
+  @Test
+  void aDurationIsEchoedAsItWasWrittenNotAsJavaPrintsIt(CapturedOutput output) {
+    assertReport(
+        output,
+        start(ClientApp.class, "--rpcx.client.target=127.0.0.1:9000", "--rpcx.client.default-timeout=-1s"),
+        "The property rpcx.client.default-timeout has the value \"-1s\" (from"
+            + " \"rpcx.client.default-timeout\" from property source \"commandLineArgs\"), which RPCX"
+            + " does not accept.",
+        "Set rpcx.client.default-timeout to a value RPCX accepts: > 0.");
   }
 
   @Test
