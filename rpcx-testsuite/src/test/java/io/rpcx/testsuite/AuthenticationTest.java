@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.UnauthenticatedException;
-import io.rpcx.core.test.LogCapture;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import io.rpcx.server.ServerInterceptors;
 import java.util.ArrayList;

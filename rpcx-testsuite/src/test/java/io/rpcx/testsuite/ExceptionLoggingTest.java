@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import ch.qos.logback.classic.Level;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.RemoteFailureException;
-import io.rpcx.core.test.LogCapture;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.ExceptionLogging;
 import io.rpcx.server.RpcxServer;
 import java.util.List;

@@ -12,7 +12,7 @@ import io.rpcx.client.RpcxClient;
 import io.rpcx.core.BadRequestException;
 import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.UnavailableException;
-import io.rpcx.core.test.LogCapture;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.util.ArrayList;
 import java.util.List;

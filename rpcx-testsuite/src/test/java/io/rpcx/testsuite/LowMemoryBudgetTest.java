@@ -8,7 +8,7 @@ import io.rpcx.core.internal.protocol.Preface;
 import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.protocol.proto.StatusCode;
 import io.rpcx.core.internal.transport.InboundBudget;
-import io.rpcx.core.test.LogCapture;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.io.DataInputStream;
 import java.io.IOException;

@@ -9,7 +9,7 @@ import io.rpcx.client.RpcxClient;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.proto.GoAway;
-import io.rpcx.core.test.LogCapture;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.testing.RpcxExtension;
 import java.io.IOException;
 import java.io.OutputStream;

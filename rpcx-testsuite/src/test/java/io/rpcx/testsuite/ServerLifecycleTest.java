@@ -18,7 +18,7 @@ import io.rpcx.core.internal.protocol.RequestWriter;
 import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
 import io.rpcx.core.internal.protocol.proto.StatusCode;
-import io.rpcx.core.test.LogCapture;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.net.ConnectException;
 import java.net.Socket;

@@ -1,4 +1,4 @@
-package io.rpcx.core.test;
+package io.rpcx.internal.testing;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -107,6 +107,81 @@ public final class LogCapture implements AutoCloseable {
       lines = lines(level);
     }
     return lines;
+  }
+
+  /**
+   * Asserts what was logged at {@code level} or above: exactly {@code expected} lines ({@link
+   * #lines(Level)}), in that order, waiting up to 10 seconds for them (see {@link #await}).
+   *
+   * @throws AssertionError naming what was logged instead
+   */
+  public void assertLines(Level level, String... expected) throws InterruptedException {
+    List<String> lines = await(level, expected.length);
+    if (!lines.equals(List.of(expected))) {
+      throw new AssertionError(
+          "expected these lines at " + level + " or above:\n  " + String.join("\n  ", expected)
+              + "\nbut the log had:\n  " + String.join("\n  ", lines));
+    }
+  }
+
+  /**
+   * Asserts what was logged at {@code level} or above when the count is not known: every line
+   * ({@link #lines(Level)}) matches one of {@code patterns} (regular expressions of the whole
+   * line), and each pattern matched at least one line, waiting up to 10 seconds for that.
+   *
+   * @throws AssertionError naming the lines no pattern matches, or the patterns nothing matched
+   */
+  public void assertMatching(Level level, String... patterns) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    List<String> unmatched;
+    List<String> unused;
+    while (true) {
+      List<String> lines = lines(level);
+      unmatched = new ArrayList<>();
+      unused = new ArrayList<>(List.of(patterns));
+      for (String line : lines) {
+        boolean matched = false;
+        for (String pattern : patterns) {
+          if (line.matches(pattern)) {
+            matched = true;
+            unused.remove(pattern);
+          }
+        }
+        if (!matched) {
+          unmatched.add(line);
+        }
+      }
+      if (!unmatched.isEmpty() || unused.isEmpty() || System.nanoTime() > deadline) {
+        break;
+      }
+      Thread.sleep(10);
+    }
+    if (!unmatched.isEmpty() || !unused.isEmpty()) {
+      throw new AssertionError(
+          (unmatched.isEmpty() ? "" : "logged, and matching none of the patterns:\n  "
+              + String.join("\n  ", unmatched) + "\n")
+              + (unused.isEmpty() ? "" : "no line at " + level + " or above matches:\n  "
+                  + String.join("\n  ", unused) + "\n")
+              + "the log:\n  " + all().replace("\n", "\n  "));
+    }
+  }
+
+  /**
+   * Asserts that every line logged at {@code level} or above so far matches one of {@code
+   * patterns}: what a test may provoke, and nothing else (none may be logged at all).
+   *
+   * @throws AssertionError naming the lines no pattern matches
+   */
+  public void assertOnly(Level level, String... patterns) {
+    List<String> unmatched =
+        lines(level).stream()
+            .filter(line -> List.of(patterns).stream().noneMatch(line::matches))
+            .collect(Collectors.toList());
+    if (!unmatched.isEmpty()) {
+      throw new AssertionError(
+          "logged at " + level + " or above, and expected by no pattern:\n  "
+              + String.join("\n  ", unmatched));
+    }
   }
 
   /** Formatted messages (with their exceptions' message) of the events at {@code level} or above. */
