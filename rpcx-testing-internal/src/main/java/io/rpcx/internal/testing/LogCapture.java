@@ -110,6 +110,21 @@ public final class LogCapture implements AutoCloseable {
   }
 
   /**
+   * Waits until a line at {@code level} or above matches {@code pattern} (a regular expression of
+   * the whole line), at most 10 seconds; returns whether one did.
+   */
+  public boolean awaitLine(Level level, String pattern) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (lines(level).stream().noneMatch(line -> line.matches(pattern))) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    return true;
+  }
+
+  /**
    * Asserts what was logged at {@code level} or above: exactly {@code expected} lines ({@link
    * #lines(Level)}), in that order, waiting up to 10 seconds for them (see {@link #await}).
    *
