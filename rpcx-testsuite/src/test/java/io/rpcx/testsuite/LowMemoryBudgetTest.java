@@ -3,6 +3,7 @@ package io.rpcx.testsuite;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.Preface;
 import io.rpcx.core.internal.protocol.proto.GoAway;
@@ -76,6 +77,12 @@ class LowMemoryBudgetTest {
       List<String> thrown = new ArrayList<>(rpcxLogs.throwableClasses());
       thrown.addAll(nettyLogs.throwableClasses());
       assertEquals(List.of(), thrown, "exceptions logged");
+      rpcxLogs.assertOnly(
+          Level.WARN,
+          "WARN Closing connection from /127\\.0\\.0\\.1:\\d+: the \\d+ bytes this server holds for"
+              + " incoming frames are used up, and this connection held \\d+ bytes of an incomplete"
+              + " frame for \\d+ ms");
+      nettyLogs.assertOnly(Level.WARN);
       assertTrue(toldWhy.get() > 0, "attackers told why with GOAWAY");
       String reason = reasons.peek();
       assertTrue(

@@ -26,9 +26,14 @@ public final class JazzerOutput {
   public static synchronized void quiet() {
     if (!quiet) {
       quiet = true;
-      Charset charset = Charset.defaultCharset();
-      System.setErr(new PrintStream(new WithoutJazzerInfo(System.err, charset), true, charset));
+      System.setErr(withoutJazzerInfo(System.err));
     }
+  }
+
+  /** {@code err}, but for Jazzer's lines "INFO: Loaded ..." and "INFO: Instrumented ...". */
+  static PrintStream withoutJazzerInfo(PrintStream err) {
+    Charset charset = Charset.defaultCharset();
+    return new PrintStream(new WithoutJazzerInfo(err, charset), true, charset);
   }
 
   /** Passes whole lines on to {@code out}, but those Jazzer writes as "INFO: ...". */

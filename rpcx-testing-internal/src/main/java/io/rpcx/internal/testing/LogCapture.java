@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
  * Captures what the loggers under some names log, at every level, while open, instead of printing
  * it: a test that provokes an error asserts the lines it provoked, and a passing build reads as
  * passing. The captured loggers are cut off from their parents' appenders (the console) until
- * {@link #close}, which puts back their levels and additivity. Shared by the modules' tests through
- * rpcx-core's test jar; Logback is the tests' SLF4J provider. Thread-safe for the events it
- * collects; open and close it on one thread.
+ * {@link #close}, which puts back their levels and additivity. Every module's tests have it (test
+ * scope); Logback is their SLF4J provider. Thread-safe for the events it collects; open and close it
+ * on one thread.
  *
  * <pre>
  * try (LogCapture logs = LogCapture.of("io.rpcx")) {
@@ -199,7 +199,7 @@ public final class LogCapture implements AutoCloseable {
     }
   }
 
-  /** Formatted messages (with their exceptions' message) of the events at {@code level} or above. */
+  /** The messages (with their exceptions' message) of the events at {@code level} or above. */
   public List<String> messages(Level level) {
     return events().stream()
         .filter(event -> event.getLevel().isGreaterOrEqual(level))
