@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.read.ListAppender;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,18 +22,23 @@ import org.slf4j.LoggerFactory;
  */
 class LogCaptureTest {
   private final Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+  /** In place of the root's appenders (the console) while a test runs. */
   private final ListAppender<ILoggingEvent> console = new ListAppender<>();
+  private final List<Appender<ILoggingEvent>> rootAppenders = new ArrayList<>();
   private final org.slf4j.Logger provoking = LoggerFactory.getLogger("io.rpcx.example.Provoking");
 
   @BeforeEach
   void watchTheConsole() {
+    root.iteratorForAppenders().forEachRemaining(rootAppenders::add);
+    rootAppenders.forEach(root::detachAppender);
     console.start();
     root.addAppender(console);
   }
 
   @AfterEach
-  void stopWatching() {
+  void putTheConsoleBack() {
     root.detachAppender(console);
+    rootAppenders.forEach(root::addAppender);
   }
 
   @Test
