@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FaultInjectionTest {
   /**
-   * What this class's tests may log: the ejection of a server its faults make fail.
+   * What this class's tests may log: the ejection of a server its faults make fail, and a server
+   * stopped with calls in flight.
    */
   private static LogCapture logs;
 
@@ -54,7 +55,8 @@ class FaultInjectionTest {
       logs.assertOnly(
           Level.WARN,
           "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
-              + " row; probing it in the background");
+              + " row; probing it in the background",
+          "WARN Grace period of \\d+ ms ended with \\d+ calls still running; closing connections");
     } finally {
       logs.close();
     }
