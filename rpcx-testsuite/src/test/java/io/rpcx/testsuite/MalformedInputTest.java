@@ -53,7 +53,7 @@ class MalformedInputTest {
 
   @BeforeAll
   static void captureLogs() {
-    logs = LogCapture.of("io.rpcx");
+    logs = LogCapture.warnings("io.rpcx");
   }
 
   @AfterAll

@@ -46,7 +46,7 @@ class RawCallTest {
 
   @BeforeAll
   static void captureLogs() {
-    logs = LogCapture.of("io.rpcx");
+    logs = LogCapture.warnings("io.rpcx");
   }
 
   @AfterAll

@@ -112,7 +112,7 @@ public class RemotePublisherTckTest extends FlowPublisherVerification<Long> impl
 
   @BeforeClass
   public void start() {
-    logs = LogCapture.of("io.rpcx");
+    logs = LogCapture.warnings("io.rpcx");
     watchdog =
         Executors.newSingleThreadScheduledExecutor(
             task -> {

@@ -67,7 +67,7 @@ class ServerStreamTest {
 
   @BeforeAll
   static void captureLogs() {
-    logs = LogCapture.of("io.rpcx");
+    logs = LogCapture.warnings("io.rpcx");
   }
 
   @AfterAll

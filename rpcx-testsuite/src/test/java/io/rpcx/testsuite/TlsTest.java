@@ -31,7 +31,7 @@ class TlsTest {
 
   @BeforeAll
   static void captureLogs() {
-    logs = LogCapture.of("io.rpcx");
+    logs = LogCapture.warnings("io.rpcx");
   }
 
   @AfterAll

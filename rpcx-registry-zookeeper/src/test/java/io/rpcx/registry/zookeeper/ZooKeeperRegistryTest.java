@@ -43,7 +43,7 @@ class ZooKeeperRegistryTest {
 
   @BeforeEach
   void startZooKeeper() throws Exception {
-    logs = LogCapture.of("io.rpcx");
+    logs = LogCapture.warnings("io.rpcx");
     zooKeeper = new TestingServer(true);
   }
 
@@ -164,7 +164,7 @@ class ZooKeeperRegistryTest {
                 + " version, or not one)"),
         skipped);
     logs.close(); // checked: nothing else may have been logged
-    logs = LogCapture.of("io.rpcx");
+    logs = LogCapture.warnings("io.rpcx");
   }
 
   @Test

@@ -32,7 +32,10 @@ public final class LogCapture implements AutoCloseable {
   private final List<Boolean> previousAdditivity = new ArrayList<>();
   private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-  private LogCapture(String... names) {
+  private LogCapture(Level threshold, String... names) {
+    if (names.length == 0) {
+      throw new IllegalArgumentException("names: none (expected: at least one logger name)");
+    }
     appender.start();
     for (String name : names) {
       Logger logger = (Logger) LoggerFactory.getLogger(name);
@@ -41,16 +44,25 @@ public final class LogCapture implements AutoCloseable {
       previousAdditivity.add(logger.isAdditive());
       logger.addAppender(appender);
       logger.setAdditive(false);
-      logger.setLevel(Level.TRACE);
+      logger.setLevel(threshold);
     }
   }
 
-  /** Captures the loggers named {@code names} and those under them ({@code "io.rpcx"}, ...). */
+  /**
+   * Captures everything the loggers named {@code names} and those under them ({@code "io.rpcx"},
+   * ...) log, down to TRACE.
+   */
   public static LogCapture of(String... names) {
-    if (names.length == 0) {
-      throw new IllegalArgumentException("names: none (expected: at least one logger name)");
-    }
-    return new LogCapture(names);
+    return new LogCapture(Level.TRACE, names);
+  }
+
+  /**
+   * Captures what the loggers named {@code names} and those under them log at WARN or above, and
+   * leaves their lower levels off, as a test's console has them: for a capture around whole test
+   * classes, whose calls should cost no more than they do uncaptured.
+   */
+  public static LogCapture warnings(String... names) {
+    return new LogCapture(Level.WARN, names);
   }
 
   /** Captures the loggers of {@code types}, each named after its class. */

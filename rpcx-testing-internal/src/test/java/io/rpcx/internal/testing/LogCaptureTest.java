@@ -61,6 +61,16 @@ class LogCaptureTest {
   }
 
   @Test
+  void aCaptureOfWarningsLeavesTheLowerLevelsOff() {
+    try (LogCapture logs = LogCapture.warnings("io.rpcx")) {
+      provoking.debug("details");
+      provoking.warn("a warning");
+      assertEquals(List.of("WARN a warning"), logs.lines(Level.TRACE));
+      assertEquals(List.of(), console.list, "nothing printed");
+    }
+  }
+
+  @Test
   void assertOnlyNamesWhatNoPatternExpects() {
     try (LogCapture logs = LogCapture.of("io.rpcx")) {
       provoking.warn("expected: 1");

@@ -54,7 +54,7 @@ class ZooKeeperClusterTest {
 
   @BeforeAll
   static void captureLogs() {
-    logs = LogCapture.of("io.rpcx");
+    logs = LogCapture.warnings("io.rpcx");
   }
 
   @AfterAll
