@@ -464,9 +464,12 @@ public final class RpcxServer implements AutoCloseable {
     }
 
     /**
-     * Closes a connection on which nothing arrived for this long while no call was in flight.
-     * RPCX clients ping idle connections every 30 s, so only dead or silent peers are closed.
-     * Default 10 minutes.
+     * Closes a connection on which nothing arrived for this long while no call was in flight:
+     * it sends GOAWAY, and the client closes the connection (a call that crossed the GOAWAY is
+     * refused as not processed, and the client retries it on a new connection); if the client
+     * has not closed it 5 s later, the server does. RPCX clients ping only connections with
+     * calls in flight unless told to ping idle ones too ({@code keepAliveWithoutCalls}). Default
+     * 10 minutes.
      */
     public Builder idleTimeout(Duration idleTimeout) {
       this.idleTimeout = Checks.positive(idleTimeout, "idleTimeout");

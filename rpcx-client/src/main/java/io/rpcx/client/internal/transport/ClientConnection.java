@@ -93,7 +93,8 @@ final class ClientConnection implements CallOwner {
     this.connector = connector;
     this.settings = settings;
     this.failures = new CallFailures(connector.address());
-    this.keepAlive = new KeepAlive(settings.keepAliveTimeoutMillis);
+    this.keepAlive =
+        new KeepAlive(settings.keepAliveTimeoutMillis, settings.keepAliveWithoutCalls);
     this.probe = probe ? new CompletableFuture<>() : null;
   }
 
@@ -361,8 +362,8 @@ final class ClientConnection implements CallOwner {
   }
 
   /**
-   * Nothing arrived for the keepalive interval: ping the server, and close the connection if
-   * nothing arrives within the keepalive timeout either.
+   * Nothing arrived for the keepalive interval: ping the server if calls are in flight, and close
+   * the connection if nothing arrives within the keepalive timeout either.
    */
   void onReadIdle() {
     if (state == CLOSED) {
@@ -370,6 +371,7 @@ final class ClientConnection implements CallOwner {
     }
     keepAlive.onReadIdle(
         channel,
+        pending.size(),
         () -> {
           if (state == CLOSED) {
             return;

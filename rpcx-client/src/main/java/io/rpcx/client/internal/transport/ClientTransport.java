@@ -32,6 +32,7 @@ public final class ClientTransport {
     final int maxConcurrentCalls;
     final long keepAliveIntervalMillis;
     final long keepAliveTimeoutMillis;
+    final boolean keepAliveWithoutCalls;
     final long initialBackoffMillis;
     final long maxBackoffMillis;
     final long handshakeTimeoutMillis;
@@ -47,6 +48,7 @@ public final class ClientTransport {
       this.maxConcurrentCalls = connection.maxConcurrentCallsPerConnection();
       this.keepAliveIntervalMillis = config.keepAliveInterval().toMillis();
       this.keepAliveTimeoutMillis = config.keepAliveTimeout().toMillis();
+      this.keepAliveWithoutCalls = config.keepAliveWithoutCalls();
       this.initialBackoffMillis = config.initialBackoff().toMillis();
       this.maxBackoffMillis = config.maxBackoff().toMillis();
       this.handshakeTimeoutMillis = config.connectTimeout().toMillis();

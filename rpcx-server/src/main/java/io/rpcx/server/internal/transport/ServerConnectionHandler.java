@@ -121,11 +121,28 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
       }
     } else if (event instanceof IdleStateEvent
         && ((IdleStateEvent) event).state() == IdleState.READER_IDLE
-        && callsInFlight.count() == 0) {
-      logger.debug("Closing connection from {}: idle", remoteAddress);
-      ctx.close();
+        && callsInFlight.count() == 0
+        && !goAwaySent) {
+      closeIdle(ctx);
     }
     super.userEventTriggered(ctx, event);
+  }
+
+  /**
+   * Nothing arrived for the idle timeout and no call is in flight. A client that speaks RPCX is
+   * told with GOAWAY and closes the connection itself: a call it sends meanwhile is refused as
+   * not processed and retried, where a bare close could lose it in flight. Closed here after a
+   * few seconds if the client does not; closed at once if it never completed its handshake.
+   */
+  private void closeIdle(ChannelHandlerContext ctx) {
+    if (!handshakeDone) {
+      logger.debug("Closing connection from {}: idle", remoteAddress);
+      ctx.close();
+      return;
+    }
+    logger.debug("Connection from {} is idle: sending GOAWAY", remoteAddress);
+    goAway(StatusCode.OK, "the connection was idle, with no call in flight");
+    channel.eventLoop().schedule(() -> channel.close(), 5, TimeUnit.SECONDS);
   }
 
   @Override
