@@ -128,6 +128,15 @@ public final class HungServer {
         caller.start();
       }
       Thread.sleep(warmupMillis);
+      Map<String, Integer> warmupFailures = new java.util.TreeMap<>();
+      for (Attempt attempt : recorder.attempts) {
+        if (attempt.status() != StatusCode.OK) {
+          warmupFailures.merge(attempt.status() + " at " + attempt.server(), 1, Integer::sum);
+        }
+      }
+      System.out.printf(
+          "warm-up: %d attempts, failed: %s%n",
+          recorder.attempts.size(), warmupFailures.isEmpty() ? "none" : warmupFailures);
       Handle[] nodes = {a, b};
       for (int round = 0; round < rounds; round++) {
         Handle hung = nodes[round % 2];

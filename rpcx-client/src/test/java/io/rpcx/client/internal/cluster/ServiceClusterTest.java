@@ -75,7 +75,7 @@ class ServiceClusterTest {
     }
     for (int i = 0; i < 5; i++) {
       PendingCall call = TestCalls.call("peek", "x");
-      down.start(call);
+      down.start(call, System.nanoTime());
       down.ended(call, CallOutcome.UNAVAILABLE);
     }
     assertNotEquals(EndpointStatus.State.AVAILABLE, down.state(System.nanoTime()), "ejected");
