@@ -481,9 +481,9 @@ public final class RpcxClient implements AutoCloseable {
     }
 
     /**
-     * How long opening a connection may take, and then again the RPCX handshake (TLS included) on
-     * it; default 3 s. Calls waiting for a connection that does not open in time fail as
-     * unavailable and safe to retry.
+     * How long opening a connection may take, then again its TLS handshake (with TLS), then again
+     * the RPCX handshake, each counted from the end of the one before; default 3 s. Calls waiting
+     * for a connection that does not open in time fail as unavailable and safe to retry.
      */
     public Builder connectTimeout(Duration timeout) {
       this.connectTimeout = Checks.positive(timeout, "connectTimeout");

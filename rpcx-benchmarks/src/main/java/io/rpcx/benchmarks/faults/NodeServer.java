@@ -2,6 +2,7 @@ package io.rpcx.benchmarks.faults;
 
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
+import io.rpcx.core.TlsConfig;
 import io.rpcx.server.RpcxServer;
 import java.io.BufferedReader;
 import java.io.File;
@@ -21,9 +22,9 @@ import java.util.concurrent.locks.LockSupport;
  * kill -CONT}). Publishes {@link Named} on 127.0.0.1 and prints {@code READY <port>}; a line on
  * standard input (or its end) stops it.
  *
- * <p>Arguments: {@code <name> [tls <folder of TlsFiles> [mutual]]}: with {@code tls}, the server
- * presents {@code server.p12} of the folder; with {@code mutual}, clients must present {@code
- * client.crt}.
+ * <p>Arguments: {@code <name> [tls <folder of TlsFiles> [mutual] [provider=JDK|OPENSSL|AUTO]]}:
+ * with {@code tls}, the server presents {@code server.p12} of the folder; with {@code mutual},
+ * clients must present {@code client.crt}; {@code provider} chooses the TLS implementation.
  */
 public final class NodeServer {
 
@@ -59,8 +60,14 @@ public final class NodeServer {
     RpcxServer.Builder builder =
         RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(new NamedImpl(args[0]));
     if (args.length > 2 && args[1].equals("tls")) {
-      boolean mutual = args.length > 3 && args[3].equals("mutual");
-      builder.tls(TlsFiles.in(Path.of(args[2])).server(mutual));
+      List<String> options = List.of(args).subList(3, args.length);
+      TlsConfig.Provider provider = TlsConfig.Provider.AUTO;
+      for (String option : options) {
+        if (option.startsWith("provider=")) {
+          provider = TlsConfig.Provider.valueOf(option.substring("provider=".length()));
+        }
+      }
+      builder.tls(TlsFiles.in(Path.of(args[2])).server(options.contains("mutual"), provider));
     }
     RpcxServer server = builder.build().start();
     System.out.println("READY " + server.port());

@@ -4,6 +4,7 @@ import io.rpcx.benchmarks.faults.NodeServer.Handle;
 import io.rpcx.benchmarks.faults.NodeServer.Named;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.RpcxException;
+import io.rpcx.core.TlsConfig;
 import io.rpcx.core.internal.protocol.Preface;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,9 +37,10 @@ import javax.net.ssl.SSLSocketFactory;
  * percentile, max), and the latency of the bystanders' calls made during the burst next to that of
  * the second before it. The first round is warm-up.
  *
- * <p>{@code --provider jdk|openssl|auto} is passed to the server JVM as {@code
- * -Drpcx.tls.provider}; {@code --mutual} makes clients present certificates; {@code --key
- * RSA|EC} chooses the keys (RSA 2048 by default).
+ * <p>{@code --provider JDK|OPENSSL|AUTO} chooses the TLS implementation of the server and of the
+ * bystanders' client ({@link io.rpcx.core.TlsConfig.Provider}; the connections of the burst are
+ * the JDK's {@code SSLSocket}s); {@code --mutual} makes clients present certificates; {@code
+ * --key RSA|EC} chooses the keys (RSA 2048 by default).
  *
  * <pre>
  * java -cp rpcx-benchmarks/target/benchmarks.jar io.rpcx.benchmarks.faults.TlsBurst \
@@ -54,7 +57,7 @@ public final class TlsBurst {
     int rounds = 6;
     boolean mutual = false;
     String key = "RSA";
-    String provider = null;
+    TlsConfig.Provider provider = TlsConfig.Provider.AUTO;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--connections" -> connections = Integer.parseInt(args[++i]);
@@ -62,10 +65,10 @@ public final class TlsBurst {
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--mutual" -> mutual = true;
         case "--key" -> key = args[++i];
-        case "--provider" -> provider = args[++i];
+        case "--provider" -> provider = TlsConfig.Provider.valueOf(args[++i]);
         default -> {
           System.err.println("unknown option " + args[i] + " (expected: --connections N"
-              + " --bystanders N --rounds N --mutual --key RSA|EC --provider jdk|openssl|auto)");
+              + " --bystanders N --rounds N --mutual --key RSA|EC --provider JDK|OPENSSL|AUTO)");
           System.exit(2);
         }
       }
@@ -74,13 +77,12 @@ public final class TlsBurst {
         "%d cores, %s; %s TLS, %s keys, server provider %s; %d new connections per round, %d"
             + " bystander threads on 2 connections; %d rounds, the first warm-up%n",
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.version"),
-        mutual ? "mutual" : "server-only", key, provider == null ? "(default)" : provider,
+        mutual ? "mutual" : "server-only", key, provider,
         connections, bystanders, rounds);
     Path folder = Files.createTempDirectory("rpcx-tls-burst");
     TlsFiles files = TlsFiles.create(folder, key);
-    List<String> jvmOptions =
-        provider == null ? List.of() : List.of("-Drpcx.tls.provider=" + provider);
-    List<String> serverArgs = new ArrayList<>(List.of("tls", folder.toString()));
+    List<String> serverArgs =
+        new ArrayList<>(List.of("tls", folder.toString(), "provider=" + provider));
     if (mutual) {
       serverArgs.add("mutual");
     }
@@ -88,9 +90,9 @@ public final class TlsBurst {
     ConcurrentLinkedQueue<long[]> calls = new ConcurrentLinkedQueue<>();
     AtomicInteger bystanderFailures = new AtomicInteger();
     List<Thread> threads = new ArrayList<>();
-    try (Handle server = Handle.start("tls", jvmOptions, serverArgs);
-        RpcxClient first = client(files, mutual, server);
-        RpcxClient second = client(files, mutual, server)) {
+    try (Handle server = Handle.start("tls", List.of(), serverArgs);
+        RpcxClient first = client(files, mutual, provider, server);
+        RpcxClient second = client(files, mutual, provider, server)) {
       long start = System.nanoTime();
       first.create(Named.class).whoAmI(0);
       System.out.printf(
@@ -118,6 +120,8 @@ public final class TlsBurst {
         thread.start();
       }
       SSLSocketFactory factory = files.clientContext(mutual).getSocketFactory();
+      List<Double> rates = new ArrayList<>();
+      List<Double> p99s = new ArrayList<>();
       for (int round = 0; round < rounds; round++) {
         Thread.sleep(1000);
         calls.clear();
@@ -141,6 +145,25 @@ public final class TlsBurst {
             fractionalMillis(during, 0.5), fractionalMillis(during, 0.99),
             fractionalMillis(during, 1.0), baseline.length, fractionalMillis(baseline, 0.99),
             bystanderFailures.get());
+        if (round > 0) {
+          rates.add(burst.completed * 1e9 / Math.max(1, burst.end - burst.start));
+          p99s.add(fractionalMillis(during, 0.99));
+        }
+      }
+      stop.set(true);
+      for (Thread thread : threads) {
+        thread.join(10_000);
+      }
+      Collections.sort(rates);
+      Collections.sort(p99s);
+      if (!rates.isEmpty()) {
+        System.out.printf(
+            Locale.ROOT,
+            "rounds 2-%d: handshakes/s median %.0f (%.0f-%.0f); bystanders' p99 during the burst"
+                + " median %.2f ms (%.2f-%.2f ms); bystander failures: %d%n",
+            rounds, rates.get(rates.size() / 2), rates.get(0), rates.get(rates.size() - 1),
+            p99s.get(p99s.size() / 2), p99s.get(0), p99s.get(p99s.size() - 1),
+            bystanderFailures.get());
       }
     } finally {
       stop.set(true);
@@ -153,11 +176,12 @@ public final class TlsBurst {
     }
   }
 
-  private static RpcxClient client(TlsFiles files, boolean mutual, Handle server)
+  private static RpcxClient client(
+      TlsFiles files, boolean mutual, TlsConfig.Provider provider, Handle server)
       throws Exception {
     return RpcxClient.builder()
         .target("127.0.0.1", server.port)
-        .tls(files.client(mutual))
+        .tls(files.client(mutual, provider))
         .defaultTimeout(java.time.Duration.ofSeconds(30))
         .build();
   }

@@ -95,18 +95,27 @@ final class TlsFiles {
     return factory;
   }
 
-  /** The server's settings; with {@code mutual}, clients must present the client certificate. */
-  TlsConfig server(boolean mutual) throws IOException, GeneralSecurityException {
-    TlsConfig.Builder builder = TlsConfig.server(keyManager("server"));
+  /**
+   * The server's settings on {@code provider}; with {@code mutual}, clients must present the
+   * client certificate.
+   */
+  TlsConfig server(boolean mutual, TlsConfig.Provider provider)
+      throws IOException, GeneralSecurityException {
+    TlsConfig.Builder builder = TlsConfig.server(keyManager("server")).provider(provider);
     if (mutual) {
       builder.trust(certificate("client")).requireClientCertificate();
     }
     return builder.build();
   }
 
-  /** A client's settings, trusting the server; with {@code mutual}, presenting its certificate. */
-  TlsConfig client(boolean mutual) throws IOException, GeneralSecurityException {
-    TlsConfig.Builder builder = TlsConfig.client().trust(certificate("server"));
+  /**
+   * A client's settings on {@code provider}, trusting the server; with {@code mutual}, presenting
+   * its certificate.
+   */
+  TlsConfig client(boolean mutual, TlsConfig.Provider provider)
+      throws IOException, GeneralSecurityException {
+    TlsConfig.Builder builder =
+        TlsConfig.client().trust(certificate("server")).provider(provider);
     if (mutual) {
       builder.keyManager(keyManager("client"));
     }

@@ -4,13 +4,12 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoopGroup;
-import io.netty.handler.ssl.SslContext;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.transport.Bootstraps;
 import io.rpcx.core.internal.transport.InProcess;
 import io.rpcx.core.internal.transport.InboundBudget;
-import io.rpcx.core.internal.transport.SslContexts;
+import io.rpcx.core.internal.transport.TlsHandlers;
 import io.rpcx.core.internal.transport.Transports;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
@@ -41,7 +40,8 @@ public final class ServerTransport {
   private final RequestDispatcher dispatcher;
   private final ServerConfig config;
   private final InboundBudget budget;
-  private final SslContext sslContext;
+  /** With TLS, or {@code null}. */
+  private final TlsHandlers tls;
   /** Every open connection, speaking RPCX or still in its handshake. */
   private final Set<ServerConnectionHandler> connections = ConcurrentHashMap.newKeySet();
   private volatile String goAwayReason;
@@ -56,7 +56,8 @@ public final class ServerTransport {
   public ServerTransport(ServerConfig config, RequestDispatcher dispatcher) {
     ConnectionSettings connection = config.connection();
     this.config = config;
-    this.sslContext = connection.tls() == null ? null : SslContexts.create(connection.tls());
+    this.tls =
+        connection.tls() == null ? null : TlsHandlers.create(connection.tls(), "rpcx-server-tls");
     this.inProcessName = connection.inProcessName();
     if (inProcessName != null) {
       this.transport = null;
@@ -84,7 +85,7 @@ public final class ServerTransport {
                 ? InProcess.server(acceptor, workers)
                 : Bootstraps.server(transport, acceptor, workers))
             .childHandler(
-                new ServerChannelInitializer(this, dispatcher, config, budget, sslContext));
+                new ServerChannelInitializer(this, dispatcher, config, budget, tls));
     if (inProcessName != null) {
       try {
         listener = bootstrap.bind(InProcess.address(inProcessName)).syncUninterruptibly().channel();
@@ -112,7 +113,8 @@ public final class ServerTransport {
     if (transport == null) {
       return "in-process";
     }
-    return transport.name().toLowerCase(java.util.Locale.ROOT) + (sslContext != null ? ", TLS" : "");
+    return transport.name().toLowerCase(java.util.Locale.ROOT)
+        + (tls != null ? ", " + tls.describe() : "");
   }
 
   /** Why every connection was told to go away, or {@code null} while the server serves. */
@@ -240,5 +242,8 @@ public final class ServerTransport {
     workers.shutdownGracefully(0, 5, TimeUnit.SECONDS);
     acceptor.terminationFuture().syncUninterruptibly();
     workers.terminationFuture().syncUninterruptibly();
+    if (tls != null) {
+      tls.close();
+    }
   }
 }
