@@ -238,8 +238,9 @@ public final class RpcxClient implements AutoCloseable {
     private long defaultTimeoutMillis = DEFAULT_TIMEOUT_MILLIS;
     private Duration connectTimeout = Duration.ofSeconds(3);
     private Executor callbackExecutor;
-    private Duration keepAliveInterval = Duration.ofSeconds(30);
-    private Duration keepAliveTimeout = Duration.ofSeconds(10);
+    private Duration keepAliveInterval = Duration.ofSeconds(1);
+    private Duration keepAliveTimeout = Duration.ofSeconds(3);
+    private boolean keepAliveWithoutCalls;
     private Duration initialBackoff = Duration.ofSeconds(1);
     private Duration maxBackoff = Duration.ofSeconds(120);
     private final Map<String, String> metadata = new LinkedHashMap<>();
@@ -248,13 +249,30 @@ public final class RpcxClient implements AutoCloseable {
     private Builder() {}
 
     /**
-     * Pings a connection on which nothing arrived for {@code interval}, and closes it if nothing
-     * arrives within {@code timeout} after the ping: a paused or unreachable server is detected
-     * and its calls fail as unavailable. Default 30 s and 10 s.
+     * Pings a connection that has calls in flight and on which nothing arrived for {@code
+     * interval}, and closes it if nothing arrives within {@code timeout} after the ping: a paused
+     * or unreachable server is found out within {@code interval + timeout} of falling silent, and
+     * its calls fail as unavailable (idempotent ones are retried elsewhere) instead of waiting
+     * for their timeouts. Default 1 s and 3 s: within 4 s, before the default call timeout of
+     * 5 s, while a server stopped for less than 3 s (a long GC pause) keeps its connection.
+     * Connections with no call in flight are not pinged unless {@link #keepAliveWithoutCalls}.
      */
     public Builder keepAlive(Duration interval, Duration timeout) {
       this.keepAliveInterval = Checks.positive(interval, "interval");
       this.keepAliveTimeout = Checks.positive(timeout, "timeout");
+      return this;
+    }
+
+    /**
+     * Whether connections with no call in flight are pinged too (default false, as gRPC's {@code
+     * keepAliveWithoutCalls}): an idle connection then costs nothing on the network, and a
+     * server closes it after its idle timeout (telling the client with GOAWAY first, so no call
+     * is lost). Turn it on when something between client and server (a NAT, a firewall, a load
+     * balancer) drops connections that stay quiet, so that the first call after a quiet spell
+     * does not go out on a connection that is already dead.
+     */
+    public Builder keepAliveWithoutCalls(boolean keepAliveWithoutCalls) {
+      this.keepAliveWithoutCalls = keepAliveWithoutCalls;
       return this;
     }
 
@@ -484,9 +502,9 @@ public final class RpcxClient implements AutoCloseable {
     }
 
     /**
-     * How long opening a connection may take, and then again the RPCX handshake (TLS included) on
-     * it; default 3 s. Calls waiting for a connection that does not open in time fail as
-     * unavailable and safe to retry.
+     * How long opening a connection may take, then again its TLS handshake (with TLS), then again
+     * the RPCX handshake, each counted from the end of the one before; default 3 s. Calls waiting
+     * for a connection that does not open in time fail as unavailable and safe to retry.
      */
     public Builder connectTimeout(Duration timeout) {
       this.connectTimeout = Checks.positive(timeout, "connectTimeout");
@@ -632,6 +650,7 @@ public final class RpcxClient implements AutoCloseable {
           callbackExecutor,
           keepAliveInterval,
           keepAliveTimeout,
+          keepAliveWithoutCalls,
           initialBackoff,
           maxBackoff,
           metadata,

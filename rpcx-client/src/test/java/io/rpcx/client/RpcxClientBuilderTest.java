@@ -27,8 +27,10 @@ class RpcxClientBuilderTest {
     assertEquals(RpcxClient.DEFAULT_TIMEOUT_MILLIS, config.defaultTimeoutMillis());
     assertEquals(5_000, config.defaultTimeoutMillis());
     assertEquals(Duration.ofSeconds(3), config.connectTimeout());
-    assertEquals(Duration.ofSeconds(30), config.keepAliveInterval());
-    assertEquals(Duration.ofSeconds(10), config.keepAliveTimeout());
+    // A silent server is found out within 1 s + 3 s, before the default call timeout of 5 s.
+    assertEquals(Duration.ofSeconds(1), config.keepAliveInterval());
+    assertEquals(Duration.ofSeconds(3), config.keepAliveTimeout());
+    assertEquals(false, config.keepAliveWithoutCalls());
     assertEquals(Duration.ofSeconds(1), config.initialBackoff());
     assertEquals(Duration.ofSeconds(120), config.maxBackoff());
     assertEquals(3, config.maxAttempts());
@@ -66,6 +68,7 @@ class RpcxClientBuilderTest {
             .defaultTimeout(Duration.ofMillis(1500))
             .connectTimeout(Duration.ofSeconds(2))
             .keepAlive(Duration.ofSeconds(20), Duration.ofSeconds(4))
+            .keepAliveWithoutCalls(true)
             .reconnectBackoff(Duration.ofMillis(200), Duration.ofSeconds(5))
             .maxAttempts(1)
             .retryBudget(0.5, 3)
@@ -85,6 +88,7 @@ class RpcxClientBuilderTest {
     assertEquals(Duration.ofSeconds(2), config.connectTimeout());
     assertEquals(Duration.ofSeconds(20), config.keepAliveInterval());
     assertEquals(Duration.ofSeconds(4), config.keepAliveTimeout());
+    assertEquals(true, config.keepAliveWithoutCalls());
     assertEquals(Duration.ofMillis(200), config.initialBackoff());
     assertEquals(Duration.ofSeconds(5), config.maxBackoff());
     assertEquals(1, config.maxAttempts());

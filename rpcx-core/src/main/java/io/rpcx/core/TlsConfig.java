@@ -29,6 +29,11 @@ import javax.net.ssl.TrustManagerFactory;
  * certificate matches the host it connects to (a DNS name or IP address in its subject
  * alternative names) unless {@link Builder#verifyHostname(boolean)} turns that off. Protocols are
  * TLS 1.3 and 1.2.
+ *
+ * <p>TLS runs on OpenSSL (BoringSSL) when {@code io.netty:netty-tcnative-boringssl-static} is on
+ * the class path, else on the JDK's provider ({@link Provider}). Either way the heavy work of a
+ * handshake (key exchange, signatures, certificate checks) runs on a pool of its own, not on the
+ * network threads: a burst of new connections does not hold up the calls of open ones.
  */
 public final class TlsConfig {
   private final boolean server;
@@ -40,6 +45,21 @@ public final class TlsConfig {
   private final boolean requireClientCertificate;
   private final boolean verifyHostname;
   private final List<String> protocols;
+  private final Provider provider;
+
+  /** Which implementation of TLS to run on. */
+  public enum Provider {
+    /** OpenSSL when {@code netty-tcnative} is on the class path and loads, else the JDK's. */
+    AUTO,
+    /** The JDK's TLS provider ({@code SSLEngine}). */
+    JDK,
+    /**
+     * OpenSSL through {@code netty-tcnative} ({@code io.netty:netty-tcnative-boringssl-static}):
+     * handshakes several times cheaper than the JDK's; building a client or server fails, saying
+     * why, if it cannot be loaded.
+     */
+    OPENSSL
+  }
 
   private TlsConfig(Builder builder) {
     this.server = builder.server;
@@ -51,6 +71,7 @@ public final class TlsConfig {
     this.requireClientCertificate = builder.requireClientCertificate;
     this.verifyHostname = builder.verifyHostname;
     this.protocols = builder.protocols;
+    this.provider = builder.provider;
   }
 
   /** Settings of a server presenting the certificate chain and private key of these PEM files. */
@@ -113,6 +134,11 @@ public final class TlsConfig {
     return protocols;
   }
 
+  /** The implementation of TLS asked for; {@link Provider#AUTO} unless chosen. */
+  public Provider provider() {
+    return provider;
+  }
+
   /** Builds a {@link TlsConfig}. Not thread-safe. */
   public static final class Builder {
     private final boolean server;
@@ -124,6 +150,7 @@ public final class TlsConfig {
     private boolean requireClientCertificate;
     private boolean verifyHostname = true;
     private List<String> protocols = List.of("TLSv1.3", "TLSv1.2");
+    private Provider provider = Provider.AUTO;
 
     private Builder(boolean server) {
       this.server = server;
@@ -184,6 +211,15 @@ public final class TlsConfig {
             "protocols", List.of(), "none given", "at least one");
       }
       this.protocols = List.of(protocols);
+      return this;
+    }
+
+    /**
+     * Which implementation of TLS to run on; default {@link Provider#AUTO}: OpenSSL when {@code
+     * netty-tcnative} is on the class path, else the JDK's.
+     */
+    public Builder provider(Provider provider) {
+      this.provider = Objects.requireNonNull(provider, "provider");
       return this;
     }
 

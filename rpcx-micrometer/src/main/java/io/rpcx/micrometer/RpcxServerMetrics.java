@@ -38,6 +38,17 @@ public final class RpcxServerMetrics implements MeterBinder {
         .description("Client connections open now")
         .tags(tags)
         .register(registry);
+    Gauge.builder(
+            "rpcx.server.connections.handshaking", stats, ServerStats::handshakingConnections)
+        .strongReference(true)
+        .description("Client connections accepted and not yet through their handshake")
+        .tags(tags)
+        .register(registry);
+    FunctionCounter.builder(
+            "rpcx.server.connections.refused", stats, ServerStats::refusedConnections)
+        .description("Connections refused: too many in their handshake, or over the limit")
+        .tags(tags)
+        .register(registry);
     Gauge.builder("rpcx.server.calls.active", stats, ServerStats::callsInFlight)
         .strongReference(true)
         .description("Calls accepted and not yet answered")

@@ -198,7 +198,8 @@ public final class RpcxServerTelemetry implements ServerInterceptor, RefusalList
 
   /**
    * Reports {@code server}'s gauges and counters to {@code openTelemetry}'s meter: {@code
-   * rpcx.server.connections.open}, {@code rpcx.server.calls.active}, {@code
+   * rpcx.server.connections.open}, {@code rpcx.server.connections.handshaking}, {@code
+   * rpcx.server.connections.refused}, {@code rpcx.server.calls.active}, {@code
    * rpcx.server.calls.queued} and {@code rpcx.server.calls.refused}. Closing the result stops
    * reporting them.
    */
@@ -212,6 +213,16 @@ public final class RpcxServerTelemetry implements ServerInterceptor, RefusalList
                 .ofLongs()
                 .setDescription("Client connections open now")
                 .buildWithCallback(m -> m.record(stats.openConnections())),
+            meter
+                .gaugeBuilder("rpcx.server.connections.handshaking")
+                .ofLongs()
+                .setDescription("Client connections accepted and not yet through their handshake")
+                .buildWithCallback(m -> m.record(stats.handshakingConnections())),
+            meter
+                .counterBuilder("rpcx.server.connections.refused")
+                .setDescription(
+                    "Connections refused: too many in their handshake, or over the limit")
+                .buildWithCallback(m -> m.record(stats.refusedConnections())),
             meter
                 .gaugeBuilder("rpcx.server.calls.active")
                 .ofLongs()

@@ -191,9 +191,16 @@ public final class RpcxServer implements AutoCloseable {
     return tracker.inFlight();
   }
 
-  /** Client connections currently open. */
+  /**
+   * Client connections currently open that sent their preface: those {@link
+   * Builder#maxConnections} counts. Connections still in their handshake are not among them.
+   */
   public synchronized int connectionCount() {
     return transport == null ? 0 : transport.connectionCount();
+  }
+
+  private synchronized ServerTransport transport() {
+    return transport;
   }
 
   /** What the server is doing, read live: connections, calls in flight and queued, refusals. */
@@ -202,6 +209,18 @@ public final class RpcxServer implements AutoCloseable {
       @Override
       public int openConnections() {
         return connectionCount();
+      }
+
+      @Override
+      public int handshakingConnections() {
+        ServerTransport current = transport();
+        return current == null ? 0 : current.handshakingCount();
+      }
+
+      @Override
+      public long refusedConnections() {
+        ServerTransport current = transport();
+        return current == null ? 0 : current.refusedConnections();
       }
 
       @Override
@@ -394,6 +413,8 @@ public final class RpcxServer implements AutoCloseable {
     private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
     private Duration prefaceTimeout = Duration.ofSeconds(10);
     private int maxConnections = 10_000;
+    private int maxHandshakingConnections = 1_000;
+    private int maxHandshakingConnectionsPerAddress = 100;
     private Duration idleTimeout = Duration.ofMinutes(10);
     private Duration maxConnectionAge;
     private Duration maxConnectionAgeGrace;
@@ -420,11 +441,38 @@ public final class RpcxServer implements AutoCloseable {
     }
 
     /**
-     * Connections the server keeps open at once; one more is told why (GOAWAY with
-     * RESOURCE_EXHAUSTED) and closed, its calls refused as not processed. Default 10,000.
+     * Connections the server keeps open at once, counted from when they sent a valid preface;
+     * one more is told why (GOAWAY with RESOURCE_EXHAUSTED) and closed, its calls refused as not
+     * processed. Connections still in their handshake hold no place here (see {@link
+     * #maxHandshakingConnections}): sockets that never speak cannot lock clients out. Default
+     * 10,000.
      */
     public Builder maxConnections(int maxConnections) {
       this.maxConnections = Checks.atLeast(maxConnections, 1, "maxConnections");
+      return this;
+    }
+
+    /**
+     * Connections accepted and not yet through their handshake (TLS, then the RPCX preface), at
+     * once; one more is closed as soon as it is accepted, before anything is read from it, and
+     * logged (a WARN line per 10 s at most, counting the others). Each has {@link
+     * #prefaceTimeout} to finish. Default 1,000.
+     */
+    public Builder maxHandshakingConnections(int maxConnections) {
+      this.maxHandshakingConnections =
+          Checks.atLeast(maxConnections, 1, "maxHandshakingConnections");
+      return this;
+    }
+
+    /**
+     * Connections from one IP address accepted and not yet through their handshake, at once;
+     * one more from that address is closed as soon as it is accepted, as with {@link
+     * #maxHandshakingConnections}, so that one host cannot take every handshaking place.
+     * Default 100.
+     */
+    public Builder maxHandshakingConnectionsPerAddress(int maxConnections) {
+      this.maxHandshakingConnectionsPerAddress =
+          Checks.atLeast(maxConnections, 1, "maxHandshakingConnectionsPerAddress");
       return this;
     }
 
@@ -441,9 +489,12 @@ public final class RpcxServer implements AutoCloseable {
     }
 
     /**
-     * Closes a connection on which nothing arrived for this long while no call was in flight.
-     * RPCX clients ping idle connections every 30 s, so only dead or silent peers are closed.
-     * Default 10 minutes.
+     * Closes a connection on which nothing arrived for this long while no call was in flight:
+     * it sends GOAWAY, and the client closes the connection (a call that crossed the GOAWAY is
+     * refused as not processed, and the client retries it on a new connection); if the client
+     * has not closed it 5 s later, the server does. RPCX clients ping only connections with
+     * calls in flight unless told to ping idle ones too ({@code keepAliveWithoutCalls}). Default
+     * 10 minutes.
      */
     public Builder idleTimeout(Duration idleTimeout) {
       this.idleTimeout = Checks.positive(idleTimeout, "idleTimeout");
@@ -842,7 +893,10 @@ public final class RpcxServer implements AutoCloseable {
       return this;
     }
 
-    /** How long a new connection may take to send its preface; default 10 s. */
+    /**
+     * How long a new connection may take from being accepted to sending its preface (with TLS,
+     * its TLS handshake included); default 10 s.
+     */
     public Builder prefaceTimeout(Duration prefaceTimeout) {
       this.prefaceTimeout = Checks.nonNegative(prefaceTimeout, "prefaceTimeout");
       return this;
@@ -911,6 +965,8 @@ public final class RpcxServer implements AutoCloseable {
           shutdownGracePeriod,
           prefaceTimeout,
           maxConnections,
+          maxHandshakingConnections,
+          maxHandshakingConnectionsPerAddress,
           idleTimeout,
           maxConnectionAge,
           maxConnectionAgeGrace,

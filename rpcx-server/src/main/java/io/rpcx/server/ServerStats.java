@@ -6,8 +6,27 @@ package io.rpcx.server;
  */
 public interface ServerStats {
 
-  /** Client connections open now. */
+  /**
+   * Client connections open now that sent their preface: those {@code maxConnections} counts.
+   */
   int openConnections();
+
+  /**
+   * Client connections accepted and not yet through their handshake (TLS, the RPCX preface):
+   * those {@code maxHandshakingConnections} counts. Many for long means peers that connect and
+   * do not speak.
+   */
+  default int handshakingConnections() {
+    return 0;
+  }
+
+  /**
+   * Connections refused since the server started: over {@code maxHandshakingConnections} or its
+   * limit per address (closed on arrival), or over {@code maxConnections} (told why, then closed).
+   */
+  default long refusedConnections() {
+    return 0;
+  }
 
   /** Calls accepted and not yet answered. */
   int callsInFlight();

@@ -104,6 +104,7 @@ class ArchitectureTest {
       io.rpcx.core.RpcxException
       io.rpcx.core.StatusCode
       io.rpcx.core.TlsConfig
+      io.rpcx.core.TlsConfig$Provider
       io.rpcx.core.TlsConfig$Builder
       io.rpcx.core.UnsupportedRuntimeException
       io.rpcx.core.UnauthenticatedException

@@ -58,6 +58,11 @@ public final class FaultProxy implements AutoCloseable {
     return this;
   }
 
+  /** Bytes forwarded so far, both ways. */
+  public long forwardedBytes() {
+    return forwarded.get();
+  }
+
   /** Resets every open connection (RST, not FIN). */
   public void resetAll() {
     for (Socket socket : sockets) {

@@ -43,7 +43,7 @@ class LimitsTest {
           "WARN Closing connection (from /127\\.0\\.0\\.1|to 127\\.0\\.0\\.1):\\d+: frame of"
               + " \\d+ bytes exceeds the limit of \\d+ bytes",
           "WARN Refusing connection from /127\\.0\\.0\\.1:\\d+: \\d+ connections are open"
-              + " \\(limit \\d+\\)");
+              + " \\(limit maxConnections \\d+\\)");
     } finally {
       logs.close();
     }

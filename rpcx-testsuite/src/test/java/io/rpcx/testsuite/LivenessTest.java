@@ -12,6 +12,7 @@ import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -80,6 +81,121 @@ class LivenessTest {
       assertTrue(elapsed < 5_000, "detected after " + elapsed + " ms, far before the 30 s timeout");
     } finally {
       service.release();
+      server.stop(Duration.ZERO);
+    }
+  }
+
+  @Test
+  void withTheDefaultsASilentServerIsFoundOutBeforeTheDefaultCallTimeout() throws Exception {
+    ControlledService.Impl service = new ControlledService.Impl();
+    service.holdNext(1);
+    RpcxServer server = RpcxServer.builder().bindAddress("127.0.0.1").service(service).build().start();
+    try (FaultProxy proxy = new FaultProxy(server.port());
+        RpcxClient client = RpcxClient.builder().target("127.0.0.1", proxy.port()).build()) {
+      ControlledService controlled = client.create(ControlledService.class); // 5 s, the default
+      CompletableFuture<String> held =
+          CompletableFuture.supplyAsync(() -> controlled.hold("x"), ThreadPerTask.EXECUTOR);
+      assertTrue(service.awaitHeld(10));
+      long start = System.nanoTime();
+      proxy.freeze(true);
+      ExecutionException e = assertThrows(ExecutionException.class, () -> held.get(20, TimeUnit.SECONDS));
+      long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      UnavailableException unavailable = assertInstanceOf(UnavailableException.class, e.getCause());
+      assertTrue(
+          unavailable.getMessage().contains(
+              "did not answer a keepalive ping within 3000 ms (paused or unreachable)"),
+          unavailable.getMessage());
+      // A ping after 1 s of silence, 3 s for its answer: 4 s, plus the event loop's timing.
+      assertTrue(elapsed < 4_800, "found out after " + elapsed + " ms; calls time out at 5000 ms");
+    } finally {
+      service.release();
+      server.stop(Duration.ZERO);
+    }
+  }
+
+  @Test
+  void onlyConnectionsWithCallsInFlightArePinged() throws Exception {
+    ControlledService.Impl service = new ControlledService.Impl();
+    RpcxServer server = RpcxServer.builder().bindAddress("127.0.0.1").service(service).build().start();
+    try (FaultProxy proxy = new FaultProxy(server.port());
+        RpcxClient client =
+            RpcxClient.builder()
+                .target("127.0.0.1", proxy.port())
+                .keepAlive(Duration.ofMillis(50), Duration.ofSeconds(5))
+                .build()) {
+      ControlledService controlled = client.create(ControlledService.class);
+      service.release();
+      assertEquals("warm", controlled.hold("warm"));
+      long idle = proxy.forwardedBytes();
+      Thread.sleep(500); // ten keepalive intervals, no call in flight
+      assertEquals(idle, proxy.forwardedBytes(), "an idle connection costs nothing: no ping");
+
+      service.holdNext(1);
+      CompletableFuture<String> held =
+          CompletableFuture.supplyAsync(() -> controlled.hold("x"), ThreadPerTask.EXECUTOR);
+      assertTrue(service.awaitHeld(10));
+      long busy = proxy.forwardedBytes();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (proxy.forwardedBytes() < busy + 100 && System.nanoTime() < deadline) {
+        Thread.sleep(10); // waiting for pings and their answers (14-byte frames each way)
+      }
+      assertTrue(proxy.forwardedBytes() >= busy + 100, "a call in flight: pinged");
+      service.release();
+      assertEquals("x", held.get(10, TimeUnit.SECONDS));
+    } finally {
+      server.stop(Duration.ZERO);
+    }
+  }
+
+  @Test
+  void keepaliveWithoutCallsPingsIdleConnectionsToo() throws Exception {
+    RpcxServer server =
+        RpcxServer.builder().bindAddress("127.0.0.1").service(new EchoService.Impl()).build().start();
+    try (FaultProxy proxy = new FaultProxy(server.port());
+        RpcxClient client =
+            RpcxClient.builder()
+                .target("127.0.0.1", proxy.port())
+                .keepAlive(Duration.ofMillis(50), Duration.ofSeconds(5))
+                .keepAliveWithoutCalls(true)
+                .build()) {
+      assertEquals("warm", client.create(EchoService.class).echo("warm"));
+      long idle = proxy.forwardedBytes();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (proxy.forwardedBytes() < idle + 100 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertTrue(proxy.forwardedBytes() >= idle + 100, "idle, and pinged all the same");
+    } finally {
+      server.stop(Duration.ZERO);
+    }
+  }
+
+  @Test
+  void aServerTellsAnIdleConnectionToGoAwayAndTheNextCallOpensAnother() throws Exception {
+    RpcxServer server =
+        RpcxServer.builder()
+            .bindAddress("127.0.0.1")
+            .service(new EchoService.Impl())
+            .idleTimeout(Duration.ofMillis(300))
+            .build()
+            .start();
+    try (LogCapture log = LogCapture.rpcx();
+        RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build()) {
+      EchoService echo = client.create(EchoService.class);
+      assertEquals("first", echo.echo("first"));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (server.connectionCount() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertEquals(0, server.connectionCount(), "the idle connection was closed");
+      assertTrue(
+          log.messages(Level.DEBUG).stream().anyMatch(m -> m.matches(
+              "Connection from /127\\.0\\.0\\.1:\\d+ is idle: sending GOAWAY")),
+          log.all());
+      assertEquals(List.of(), log.messages(Level.WARN));
+      assertEquals("second", echo.echo("second"));
+      assertEquals(1, server.connectionCount());
+    } finally {
       server.stop(Duration.ZERO);
     }
   }

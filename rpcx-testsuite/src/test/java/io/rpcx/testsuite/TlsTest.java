@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.Level;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.TlsConfig;
+import io.rpcx.core.TlsConfig.Provider;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
@@ -16,13 +17,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * TLS and mutual TLS: connections that should not be made fail on the client with a clear error,
- * and the server never dispatches a call from them.
+ * TLS and mutual TLS, on the JDK's provider and on OpenSSL: connections that should not be made
+ * fail on the client with a clear error, and the server never dispatches a call from them.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TlsTest {
@@ -76,8 +78,10 @@ class TlsTest {
     }
   }
 
-  private int start(TestCertificates.Leaf leaf, boolean mutual) throws Exception {
-    TlsConfig.Builder tls = TlsConfig.server(leaf.certificateChain, leaf.privateKey);
+  private int start(TestCertificates.Leaf leaf, boolean mutual, Provider provider)
+      throws Exception {
+    TlsConfig.Builder tls =
+        TlsConfig.server(leaf.certificateChain, leaf.privateKey).provider(provider);
     if (mutual) {
       tls.trust(trusted.certificateFile()).requireClientCertificate();
     }
@@ -95,8 +99,8 @@ class TlsTest {
     return builder.build();
   }
 
-  private static TlsConfig trustingClient() throws Exception {
-    return TlsConfig.client().trust(trusted.certificateFile()).build();
+  private static TlsConfig trustingClient(Provider provider) throws Exception {
+    return TlsConfig.client().trust(trusted.certificateFile()).provider(provider).build();
   }
 
   private UnavailableException refused(int port, TlsConfig tls) {
@@ -108,31 +112,35 @@ class TlsTest {
     }
   }
 
-  @Test
-  void callsWorkOverTls() throws Exception {
-    int port = start(server, false);
-    try (RpcxClient rpcx = client(port, trustingClient())) {
+  @ParameterizedTest
+  @EnumSource(value = Provider.class, names = {"JDK", "OPENSSL"})
+  void callsWorkOverTls(Provider provider) throws Exception {
+    int port = start(server, false, provider);
+    try (RpcxClient rpcx = client(port, trustingClient(provider))) {
       assertEquals(0, rpcx.create(ControlledService.class).started());
       assertEquals("secure", rpcx.create(ControlledService.class).sleep("secure", 0));
     }
   }
 
-  @Test
-  void callsWorkOverMutualTls() throws Exception {
-    int port = start(server, true);
+  @ParameterizedTest
+  @EnumSource(value = Provider.class, names = {"JDK", "OPENSSL"})
+  void callsWorkOverMutualTls(Provider provider) throws Exception {
+    int port = start(server, true, provider);
     TlsConfig tls =
         TlsConfig.client()
             .trust(trusted.certificateFile())
             .keyPair(client.certificateChain, client.privateKey)
+            .provider(provider)
             .build();
     try (RpcxClient rpcx = client(port, tls)) {
       assertEquals("mutual", rpcx.create(ControlledService.class).sleep("mutual", 0));
     }
   }
 
-  @Test
-  void aPlaintextClientIsRejected() throws Exception {
-    int port = start(server, false);
+  @ParameterizedTest
+  @EnumSource(value = Provider.class, names = {"JDK", "OPENSSL"})
+  void aPlaintextClientIsRejected(Provider provider) throws Exception {
+    int port = start(server, false, provider);
     UnavailableException e = refused(port, null);
     assertTrue(
         e.getMessage().contains(
@@ -141,35 +149,41 @@ class TlsTest {
         e.getMessage());
   }
 
-  @Test
-  void aServerCertificateFromAnUntrustedAuthorityIsRejected() throws Exception {
-    int port = start(untrustedServer, false);
-    UnavailableException e = refused(port, trustingClient());
+  @ParameterizedTest
+  @EnumSource(value = Provider.class, names = {"JDK", "OPENSSL"})
+  void aServerCertificateFromAnUntrustedAuthorityIsRejected(Provider provider) throws Exception {
+    int port = start(untrustedServer, false, provider);
+    UnavailableException e = refused(port, trustingClient(provider));
     assertTrue(e.getMessage().contains("TLS with 127.0.0.1:" + port + " failed: "), e.getMessage());
     assertTrue(
         e.getMessage().contains("unable to find valid certification path to requested target"),
         e.getMessage());
   }
 
-  @Test
-  void aServerCertificateForAnotherHostIsRejected() throws Exception {
-    int port = start(wrongName, false);
-    UnavailableException e = refused(port, trustingClient());
+  @ParameterizedTest
+  @EnumSource(value = Provider.class, names = {"JDK", "OPENSSL"})
+  void aServerCertificateForAnotherHostIsRejected(Provider provider) throws Exception {
+    int port = start(wrongName, false, provider);
+    UnavailableException e = refused(port, trustingClient(provider));
     assertTrue(
         e.getMessage().contains("No subject alternative names matching IP address 127.0.0.1 found"),
         e.getMessage());
   }
 
-  @Test
-  void aClientWithoutACertificateIsRejectedByAMutualTlsServer() throws Exception {
-    int port = start(server, true);
-    UnavailableException e = refused(port, trustingClient());
-    // The JDK's own words for the alert: "Received fatal alert: bad_certificate" on Java 17,
-    // "(certificate_required) Received fatal alert: certificate_required" on newer ones.
+  @ParameterizedTest
+  @EnumSource(value = Provider.class, names = {"JDK", "OPENSSL"})
+  void aClientWithoutACertificateIsRejectedByAMutualTlsServer(Provider provider) throws Exception {
+    int port = start(server, true, provider);
+    UnavailableException e = refused(port, trustingClient(provider));
+    // The engine's own words for the alert: the JDK's "Received fatal alert: bad_certificate" on
+    // Java 17, "(certificate_required) Received fatal alert: certificate_required" on newer ones;
+    // OpenSSL's "error:1000045c:SSL routines:OPENSSL_internal:TLSV1_ALERT_CERTIFICATE_REQUIRED".
     String alert =
-        e.getMessage().contains("certificate_required")
-            ? "(certificate_required) Received fatal alert: certificate_required"
-            : "Received fatal alert: bad_certificate";
+        provider == Provider.OPENSSL
+            ? "error:1000045c:SSL routines:OPENSSL_internal:TLSV1_ALERT_CERTIFICATE_REQUIRED"
+            : e.getMessage().contains("certificate_required")
+                ? "(certificate_required) Received fatal alert: certificate_required"
+                : "Received fatal alert: bad_certificate";
     assertEquals(
         "controlled/started was not sent to 127.0.0.1:" + port + ": TLS with 127.0.0.1:" + port
             + " failed: " + alert + " (the server requires a client certificate it trusts:"

@@ -49,6 +49,8 @@ public final class CostServer {
             .bindAddress("127.0.0.1")
             .port(0)
             .maxConnections(maxConnections)
+            // Every connection of the tool comes from 127.0.0.1, up to 256 handshaking at once.
+            .maxHandshakingConnectionsPerAddress(1_000)
             // Longer than any run, so that idle connections stay: RpcxClient would keep them
             // alive with a ping every 30 s, which the lean client does not send.
             .idleTimeout(Duration.ofHours(1))

@@ -51,6 +51,8 @@ public abstract class PendingCall {
   private int requestId;
   private CallOwner owner;
   private CallRoute route;
+  /** When the balancer routed it, in {@link System#nanoTime()} terms. */
+  private long routedAtNanos;
   /** The sending half of the stream argument, or {@code null}; attached before the call is sent. */
   private volatile StreamSender sender;
 
@@ -78,9 +80,18 @@ public abstract class PendingCall {
     return method.model();
   }
 
-  /** Records the server a balancer sent this call to; it hears how the call ends. */
-  public final void route(CallRoute route) {
+  /**
+   * Records the server a balancer sent this call to at {@code nowNanos}; it hears how the call
+   * ends.
+   */
+  public final void route(CallRoute route, long nowNanos) {
     this.route = route;
+    this.routedAtNanos = nowNanos;
+  }
+
+  /** When the call was routed ({@link #route}), in {@link System#nanoTime()} terms. */
+  public final long routedAtNanos() {
+    return routedAtNanos;
   }
 
   /** Where the previous attempt of this call went, to be avoided if possible; or {@code null}. */

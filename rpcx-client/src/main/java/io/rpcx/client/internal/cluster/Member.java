@@ -32,8 +32,12 @@ import org.slf4j.LoggerFactory;
  * ejection time brings it back, with the probe's connection ready for the next call. So a server
  * that was killed and restarted takes calls again within about one probe interval of being ready
  * (RestartTest). A server
- * whose channel waits to reconnect is skipped too. Thread-safe; the per-call path touches two
- * atomic counters.
+ * whose channel waits to reconnect is skipped too.
+ *
+ * <p>Before any of that, its {@link Responsiveness} tells balancers when it has stopped answering
+ * (calls waiting far past its usual latency, none answered), so that they send calls elsewhere
+ * within a fraction of a call timeout while its calls time out. Thread-safe; the per-call path
+ * touches three atomic counters and reads the clock once more when a call is answered.
  */
 public final class Member implements CallRoute {
   private static final Logger logger = LoggerFactory.getLogger(Member.class);
@@ -44,6 +48,7 @@ public final class Member implements CallRoute {
   private final ScheduledExecutorService scheduler;
   private final Backoff backoff;
   private final AtomicInteger inFlight = new AtomicInteger();
+  private final Responsiveness responsiveness = new Responsiveness();
   private final LongAdder started = new LongAdder();
   /** Counts the ejections of every member of the client. */
   private final LongAdder ejections;
@@ -93,25 +98,46 @@ public final class Member implements CallRoute {
     return inFlight.get();
   }
 
+  /**
+   * Whether calls wait for this server and it has answered none of them for far longer than it
+   * usually takes (see {@link Responsiveness}): balancers then prefer another server.
+   */
+  boolean isSilent(long nowNanos) {
+    return responsiveness.isSilent(nowNanos);
+  }
+
   /** Takes {@code call} if this member is in rotation; false, taking nothing, while it is ejected. */
   boolean tryStart(PendingCall call, long nowNanos) {
     if (ejected) {
       return false;
     }
-    start(call);
+    start(call, nowNanos);
     return true;
   }
 
-  /** Takes {@code call} whatever its health: no member could take it, and it is sent here. */
-  void start(PendingCall call) {
+  /**
+   * Takes {@code call}, sent at {@code nowNanos}, whatever its health: no member could take it,
+   * and it is sent here.
+   */
+  void start(PendingCall call, long nowNanos) {
     inFlight.incrementAndGet();
     started.increment();
-    call.route(this);
+    if (!call.isStream()) {
+      responsiveness.sent(nowNanos);
+    }
+    call.route(this, nowNanos);
   }
 
   @Override
   public void ended(PendingCall call, CallOutcome outcome) {
     inFlight.decrementAndGet();
+    if (!call.isStream()) {
+      if (outcome == CallOutcome.REPLIED) {
+        responsiveness.answered(call.routedAtNanos(), System.nanoTime());
+      } else {
+        responsiveness.unanswered();
+      }
+    }
     switch (outcome) {
       case REPLIED:
         if (consecutiveFailures.get() != 0) {

@@ -126,7 +126,7 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
       member = picker.pick(call, now);
       // Pickers prefer members that may take the call: one that may not means none may.
       if (!member.isEligible(now) || picks > picker.members.length) {
-        member.start(call);
+        member.start(call, now);
         break;
       }
     }

@@ -26,6 +26,7 @@ import java.util.concurrent.Executor;
  *     built
  * @param callbackExecutor the executor asynchronous calls complete on, or {@code null} for the
  *     client's own
+ * @param keepAliveWithoutCalls whether connections with no call in flight are pinged too
  * @param metadata metadata sent with every call
  * @param interceptors the client interceptors, in the order they run
  */
@@ -47,6 +48,7 @@ public record ClientConfig(
     Executor callbackExecutor,
     Duration keepAliveInterval,
     Duration keepAliveTimeout,
+    boolean keepAliveWithoutCalls,
     Duration initialBackoff,
     Duration maxBackoff,
     Map<String, String> metadata,

@@ -8,7 +8,6 @@ import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.internal.transport.FrameDecoder;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.PrefaceHandler;
-import io.rpcx.core.internal.transport.SslContexts;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -43,11 +42,11 @@ final class ClientChannelInitializer extends ChannelInitializer<Channel> {
                         "the connection to " + address + " was closed: " + reason)));
     connection.meter(meter);
     pipeline.addLast("budget", meter);
-    if (settings.sslContext != null) {
+    if (settings.tls != null) {
       pipeline.addLast(
           "tls",
-          SslContexts.clientHandler(
-              settings.sslContext, channel.alloc(), host, port, settings.verifyHostname));
+          settings.tls.client(
+              channel.alloc(), host, port, settings.verifyHostname, settings.handshakeTimeoutMillis));
     }
     pipeline
         .addLast("preface", PrefaceHandler.forClient())

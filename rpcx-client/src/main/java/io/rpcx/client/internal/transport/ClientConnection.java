@@ -3,6 +3,7 @@ package io.rpcx.client.internal.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.rpcx.client.internal.call.CallOwner;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.core.BadRequestException;
@@ -95,7 +96,8 @@ final class ClientConnection implements CallOwner {
     this.connector = connector;
     this.settings = settings;
     this.failures = new CallFailures(connector.address());
-    this.keepAlive = new KeepAlive(settings.keepAliveTimeoutMillis);
+    this.keepAlive =
+        new KeepAlive(settings.keepAliveTimeoutMillis, settings.keepAliveWithoutCalls);
     this.probe = probe ? new CompletableFuture<>() : null;
   }
 
@@ -290,6 +292,34 @@ final class ClientConnection implements CallOwner {
     // Calls wait for the server's preface: written before it, a call could not be known unrun if
     // the connection then broke, and could be retried elsewhere while this server still runs it.
     closeIfDrained();
+    if (settings.tls == null) {
+      startHandshakeTimer();
+    }
+  }
+
+  /**
+   * With TLS: its handshake ended, with {@code failure} or {@code null}. The RPCX handshake gets
+   * its own timeout from now, so a slow TLS handshake (a JVM's first takes a second or more) does
+   * not eat into it; TLS has one of the same length, set on its handler. Other TLS failures come
+   * as exceptions ({@link ClientConnectionHandler#exceptionCaught}).
+   */
+  void onTlsHandshake(Throwable failure) {
+    if (failure == null) {
+      startHandshakeTimer();
+    } else if (failure instanceof SslHandshakeTimeoutException && state != CLOSED) {
+      logger.warn(
+          "Closing connection to {}: no TLS handshake within {} ms",
+          connector.address(),
+          settings.handshakeTimeoutMillis);
+      closeWith(
+          UnavailableException.notProcessed(
+              "TLS with " + connector.address() + " failed: no TLS handshake within "
+                  + settings.handshakeTimeoutMillis + " ms"));
+    }
+  }
+
+  /** Closes the connection if the server's preface has not come within the handshake timeout. */
+  private void startHandshakeTimer() {
     channel.eventLoop().schedule(
         () -> {
           if (!handshakeDone && state != CLOSED) {
@@ -367,8 +397,8 @@ final class ClientConnection implements CallOwner {
   }
 
   /**
-   * Nothing arrived for the keepalive interval: ping the server, and close the connection if
-   * nothing arrives within the keepalive timeout either.
+   * Nothing arrived for the keepalive interval: ping the server if calls are in flight, and close
+   * the connection if nothing arrives within the keepalive timeout either.
    */
   void onReadIdle() {
     if (state == CLOSED) {
@@ -376,6 +406,7 @@ final class ClientConnection implements CallOwner {
     }
     keepAlive.onReadIdle(
         channel,
+        pending.size(),
         () -> {
           if (state == CLOSED) {
             return;

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.rpcx.core.InternalErrorException;
 import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.UnavailableException;
@@ -58,6 +59,8 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
     if (event == PrefaceHandler.HANDSHAKE_DONE) {
       connection.onHandshakeDone();
+    } else if (event instanceof SslHandshakeCompletionEvent) {
+      connection.onTlsHandshake(((SslHandshakeCompletionEvent) event).cause());
     } else if (event instanceof IdleStateEvent
         && ((IdleStateEvent) event).state() == IdleState.READER_IDLE) {
       connection.onReadIdle();
@@ -149,7 +152,8 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private static String tlsProblem(Throwable cause) {
     String problem = CallFailures.describe(TlsFailures.find(cause));
-    if (problem.contains("bad_certificate") || problem.contains("certificate_required")) {
+    String lower = problem.toLowerCase(java.util.Locale.ROOT);
+    if (lower.contains("bad_certificate") || lower.contains("certificate_required")) {
       problem += " (the server requires a client certificate it trusts: mutual TLS needs"
           + " TlsConfig.client().keyPair(...))";
     }

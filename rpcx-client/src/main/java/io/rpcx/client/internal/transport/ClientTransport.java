@@ -2,7 +2,6 @@ package io.rpcx.client.internal.transport;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.EventLoopGroup;
-import io.netty.handler.ssl.SslContext;
 import io.rpcx.client.internal.call.ServerLink;
 import io.rpcx.client.internal.config.ClientConfig;
 import io.rpcx.core.TlsConfig;
@@ -10,7 +9,7 @@ import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.transport.Bootstraps;
 import io.rpcx.core.internal.transport.InProcess;
 import io.rpcx.core.internal.transport.InboundBudget;
-import io.rpcx.core.internal.transport.SslContexts;
+import io.rpcx.core.internal.transport.TlsHandlers;
 import io.rpcx.core.internal.transport.Transports;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,10 +31,12 @@ public final class ClientTransport {
     final int maxConcurrentCalls;
     final long keepAliveIntervalMillis;
     final long keepAliveTimeoutMillis;
+    final boolean keepAliveWithoutCalls;
     final long initialBackoffMillis;
     final long maxBackoffMillis;
     final long handshakeTimeoutMillis;
-    final SslContext sslContext;
+    /** With TLS, or {@code null}. */
+    final TlsHandlers tls;
     final boolean verifyHostname;
     final InboundBudget budget;
     /** In-process connections only (the host is the server's name), or {@code null}. */
@@ -47,11 +48,12 @@ public final class ClientTransport {
       this.maxConcurrentCalls = connection.maxConcurrentCallsPerConnection();
       this.keepAliveIntervalMillis = config.keepAliveInterval().toMillis();
       this.keepAliveTimeoutMillis = config.keepAliveTimeout().toMillis();
+      this.keepAliveWithoutCalls = config.keepAliveWithoutCalls();
       this.initialBackoffMillis = config.initialBackoff().toMillis();
       this.maxBackoffMillis = config.maxBackoff().toMillis();
       this.handshakeTimeoutMillis = config.connectTimeout().toMillis();
       TlsConfig tls = connection.tls();
-      this.sslContext = tls == null ? null : SslContexts.create(tls);
+      this.tls = tls == null ? null : TlsHandlers.create(tls, "rpcx-client-tls");
       this.verifyHostname = tls != null && tls.verifyHostname();
       this.budget = new InboundBudget(connection.maxBufferedInboundBytes(), "client");
       this.inProcessName = connection.inProcessName();
@@ -138,5 +140,8 @@ public final class ClientTransport {
       connector.close();
     }
     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    if (settings.tls != null) {
+      settings.tls.close();
+    }
   }
 }

@@ -5,16 +5,21 @@ import io.rpcx.core.internal.transport.ControlFrames;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Keepalive of one client connection: when nothing arrived for the interval (an idle event), a
- * PING goes out, and the connection is given up if nothing at all arrives within the timeout after
- * it. Event loop only.
+ * Keepalive of one client connection: when nothing arrived for the interval (an idle event) while
+ * calls are in flight (or always, with keepalive without calls), a PING goes out, and the
+ * connection is given up if nothing at all arrives within the timeout after it. One ping at a
+ * time: idle events while it is unanswered send no other. Event loop only.
  */
 final class KeepAlive {
   private final long timeoutMillis;
+  private final boolean withoutCalls;
   private long lastReadNanos = System.nanoTime();
+  /** A ping was sent and nothing arrived since. */
+  private boolean pinging;
 
-  KeepAlive(long timeoutMillis) {
+  KeepAlive(long timeoutMillis, boolean withoutCalls) {
     this.timeoutMillis = timeoutMillis;
+    this.withoutCalls = withoutCalls;
   }
 
   long timeoutMillis() {
@@ -24,13 +29,20 @@ final class KeepAlive {
   /** Something arrived: the server is alive. */
   void onRead() {
     lastReadNanos = System.nanoTime();
+    pinging = false;
   }
 
   /**
-   * Nothing arrived for the interval: pings the server on {@code channel}, and runs {@code
-   * onSilence} if nothing arrives within the timeout either.
+   * Nothing arrived for the interval, while {@code callsInFlight} calls were in flight: pings the
+   * server on {@code channel} (unless no call is in flight and idle connections are left alone,
+   * or a ping is unanswered already), and runs {@code onSilence} if nothing arrives within the
+   * timeout after it.
    */
-  void onReadIdle(Channel channel, Runnable onSilence) {
+  void onReadIdle(Channel channel, int callsInFlight, Runnable onSilence) {
+    if (pinging || (callsInFlight == 0 && !withoutCalls)) {
+      return;
+    }
+    pinging = true;
     long pingedAt = System.nanoTime();
     channel.writeAndFlush(ControlFrames.ping(channel.alloc(), false, pingedAt));
     channel.eventLoop().schedule(

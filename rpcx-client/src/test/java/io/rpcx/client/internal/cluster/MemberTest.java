@@ -53,7 +53,7 @@ class MemberTest {
 
   private PendingCall started(Member target) {
     PendingCall call = TestCalls.call("peek", "x");
-    target.start(call);
+    target.start(call, System.nanoTime());
     return call;
   }
 

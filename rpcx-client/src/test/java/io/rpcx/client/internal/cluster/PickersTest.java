@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
+import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.internal.call.CallOutcome;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.TestCalls;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
@@ -65,10 +67,60 @@ class PickersTest {
   void leastInFlightPrefersTheServerWithFewerCallsInFlight() {
     Member[] members = members(2);
     for (int i = 0; i < 10; i++) {
-      members[0].start(TestCalls.call("peek", "busy"));
+      members[0].start(TestCalls.call("peek", "busy"), System.nanoTime());
     }
     LeastInFlightPicker picker = new LeastInFlightPicker(members);
     assertEquals(Map.of(members[1], 100), spread(picker, 100, "peek"));
+  }
+
+  /** Starts {@code count} calls on {@code member}, sent {@code agoMillis} ago and not answered. */
+  private static void waiting(Member member, int count, long agoMillis) {
+    long sent = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(agoMillis);
+    for (int i = 0; i < count; i++) {
+      member.start(TestCalls.call("peek", "waiting"), sent);
+    }
+  }
+
+  /** Calls of {@code member} answered now, each after {@code latencyMillis}. */
+  private static void answered(Member member, int count, long latencyMillis) {
+    for (int i = 0; i < count; i++) {
+      PendingCall call = TestCalls.call("peek", "answered");
+      member.start(call, System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(latencyMillis));
+      member.ended(call, CallOutcome.REPLIED);
+    }
+  }
+
+  @Test
+  void leastInFlightRoutesAroundAServerThatStoppedAnsweringThoughFewerCallsWaitForIt() {
+    Member[] members = members(2);
+    Member hung = members[0];
+    Member live = members[1];
+    answered(live, 20, 1);
+    waiting(hung, 10, 1_000); // a second unanswered: far past the 100 ms floor
+    waiting(live, 30, 0); // more calls in flight, but it answers
+    answered(live, 1, 1);
+    assertEquals(Map.of(live, 100), spread(new LeastInFlightPicker(members), 100, "peek"));
+    assertEquals(EndpointStatus.State.AVAILABLE, hung.state(System.nanoTime()), "not ejected");
+  }
+
+  @Test
+  void aSlowServerThatAnswersKeepsItsCalls() {
+    Member[] members = members(2);
+    Member slow = members[0];
+    Member fast = members[1];
+    answered(slow, 20, 400);
+    waiting(slow, 2, 1_000); // unanswered for a second: under 4 x its usual 400 ms
+    answered(fast, 20, 1);
+    waiting(fast, 10, 0);
+    assertEquals(Map.of(slow, 100), spread(new LeastInFlightPicker(members), 100, "peek"));
+  }
+
+  @Test
+  void whenEveryServerIsSilentTheOneWithFewerCallsInFlightIsPicked() {
+    Member[] members = members(2);
+    waiting(members[0], 5, 1_000);
+    waiting(members[1], 9, 1_000);
+    assertEquals(Map.of(members[0], 100), spread(new LeastInFlightPicker(members), 100, "peek"));
   }
 
   @Test
@@ -153,7 +205,7 @@ class PickersTest {
     try (LogCapture logs = LogCapture.of(Member.class)) {
       for (int i = 0; i < EJECTION.consecutiveFailures(); i++) {
         PendingCall call = TestCalls.call("load", "alice");
-        home.start(call);
+        home.start(call, System.nanoTime());
         home.ended(call, CallOutcome.UNAVAILABLE);
       }
       assertEquals(1, logs.lines(Level.WARN).size(), logs::all);

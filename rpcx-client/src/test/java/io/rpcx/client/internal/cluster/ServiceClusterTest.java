@@ -83,7 +83,7 @@ class ServiceClusterTest {
     try (LogCapture logs = LogCapture.of(Member.class)) {
       for (int i = 0; i < 5; i++) {
         PendingCall call = TestCalls.call("peek", "x");
-        down.start(call);
+        down.start(call, System.nanoTime());
         down.ended(call, CallOutcome.UNAVAILABLE);
       }
       assertEquals(1, logs.lines(Level.WARN).size(), logs::all);

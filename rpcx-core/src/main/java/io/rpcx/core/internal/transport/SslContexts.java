@@ -1,24 +1,27 @@
 package io.rpcx.core.internal.transport;
 
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.rpcx.core.TlsConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
 
-/** Turns a {@link TlsConfig} into Netty's TLS context and handlers (JDK TLS provider). */
-public final class SslContexts {
+/**
+ * Turns a {@link TlsConfig} into Netty's TLS context, on OpenSSL when {@code netty-tcnative} is on
+ * the class path (or when asked for), else on the JDK's provider. Stateless.
+ */
+final class SslContexts {
   private SslContexts() {}
 
-  /** The Netty context of {@code config}; fails at once on unreadable or invalid files. */
-  public static SslContext create(TlsConfig config) {
+  /**
+   * The Netty context of {@code config} on {@code provider}; fails at once on unreadable or
+   * invalid files.
+   */
+  static SslContext create(TlsConfig config, SslProvider provider) {
     try {
       SslContextBuilder builder;
       if (config.isServer()) {
@@ -42,7 +45,7 @@ public final class SslContexts {
         builder.trustManager(config.trustedCertificates().toFile());
       }
       return builder
-          .sslProvider(SslProvider.JDK)
+          .sslProvider(provider)
           .protocols(config.protocols().toArray(new String[0]))
           .build();
     } catch (SSLException e) {
@@ -52,16 +55,23 @@ public final class SslContexts {
     }
   }
 
-  /** A client-side handler for {@code host:port}, checking the host name when asked to. */
-  public static SslHandler clientHandler(
-      SslContext context, ByteBufAllocator allocator, String host, int port, boolean verifyHost) {
-    SslHandler handler = context.newHandler(allocator, host, port);
-    if (verifyHost) {
-      SSLEngine engine = handler.engine();
-      SSLParameters parameters = engine.getSSLParameters();
-      parameters.setEndpointIdentificationAlgorithm("HTTPS");
-      engine.setSSLParameters(parameters);
+  /** Netty's provider for {@code wanted}: OpenSSL if asked for, or if it loads when either may. */
+  static SslProvider provider(TlsConfig.Provider wanted) {
+    switch (wanted) {
+      case JDK:
+        return SslProvider.JDK;
+      case OPENSSL:
+        if (!OpenSsl.isAvailable()) {
+          throw new IllegalStateException(
+              "TlsConfig.Provider.OPENSSL needs netty-tcnative on the class path"
+                  + " (io.netty:netty-tcnative-boringssl-static, the version of Netty's BOM), and"
+                  + " it cannot be loaded: " + OpenSsl.unavailabilityCause(),
+              OpenSsl.unavailabilityCause());
+        }
+        return SslProvider.OPENSSL;
+      case AUTO:
+      default:
+        return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
     }
-    return handler;
   }
 }

@@ -29,6 +29,10 @@ import java.util.concurrent.Executor;
  * @param reflection whether the server publishes its reflection service
  * @param virtualThreadCalls calls that may run on virtual threads at once; 0 without virtual
  *     threads
+ * @param maxConnections connections that sent their preface, open at once
+ * @param maxHandshakingConnections connections accepted and not yet through their handshake (TLS
+ *     and the RPCX preface), at once
+ * @param maxHandshakingConnectionsPerAddress the same, from one IP address
  * @param maxConnectionAge how long a connection lives before the server sends GOAWAY, or {@code
  *     null}: for ever
  * @param maxConnectionAgeGrace how long calls may go on after that GOAWAY before the connection is
@@ -55,6 +59,8 @@ public record ServerConfig(
     Duration shutdownGracePeriod,
     Duration prefaceTimeout,
     int maxConnections,
+    int maxHandshakingConnections,
+    int maxHandshakingConnectionsPerAddress,
     Duration idleTimeout,
     Duration maxConnectionAge,
     Duration maxConnectionAgeGrace,

@@ -3,13 +3,13 @@ package io.rpcx.server.internal.transport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.transport.FrameDecoder;
 import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.PrefaceHandler;
+import io.rpcx.core.internal.transport.TlsHandlers;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +27,7 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel> {
   private final ServerConfig config;
   private final InboundBudget budget;
   /** With TLS, or {@code null}. */
-  private final SslContext sslContext;
+  private final TlsHandlers tls;
   /** The maximum age of connections, or {@code null}: they live for ever. */
   private final ConnectionAge connectionAge;
 
@@ -36,12 +36,12 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel> {
       RequestDispatcher dispatcher,
       ServerConfig config,
       InboundBudget budget,
-      SslContext sslContext) {
+      TlsHandlers tls) {
     this.transport = transport;
     this.dispatcher = dispatcher;
     this.config = config;
     this.budget = budget;
-    this.sslContext = sslContext;
+    this.tls = tls;
     this.connectionAge =
         config.maxConnectionAge() == null
             ? null
@@ -62,8 +62,8 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel> {
             reason -> connection.closeForProtocolError(StatusCode.RESOURCE_EXHAUSTED, reason));
     connection.meter(meter);
     pipeline.addLast("budget", meter);
-    if (sslContext != null) {
-      pipeline.addLast("tls", sslContext.newHandler(channel.alloc()));
+    if (tls != null) {
+      pipeline.addLast("tls", tls.server(channel.alloc()));
     }
     pipeline
         .addLast("preface", PrefaceHandler.forServer(config.prefaceTimeout().toMillis()))

@@ -26,6 +26,7 @@ import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
 import io.rpcx.server.internal.dispatch.Replies;
 import java.io.IOException;
+import java.net.SocketAddress;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
@@ -50,6 +51,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private InboundMeter meter;
   private Channel channel;
   private ReplySender replies;
+  private SocketAddress remote;
   private String remoteAddress = "?";
   private volatile String drainReason;
   /** The client sent GOAWAY; the connection closes when no call is in flight. */
@@ -60,7 +62,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   /** GOAWAY was sent; a connection gets one. Event loop only. */
   private boolean goAwaySent;
   private boolean closing;
-  private boolean overConnectionLimit;
+  /** Refused on arrival (too many connections in their handshake): it was never registered. */
+  private boolean refused;
   private final PeerSchemas peerSchemas = new PeerSchemas();
   private final ServerStreamFrames streams = new ServerStreamFrames(this);
 
@@ -84,8 +87,15 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   public void handlerAdded(ChannelHandlerContext ctx) {
     channel = ctx.channel();
     replies = new ReplySender(channel, maxFrameSize);
-    remoteAddress = String.valueOf(channel.remoteAddress());
-    overConnectionLimit = !transport.connectionOpened(this);
+    remote = channel.remoteAddress();
+    remoteAddress = String.valueOf(remote);
+    if (!transport.connectionAccepted(this, remote)) {
+      // Too many connections in their handshake: closed before anything is read or decrypted.
+      refused = true;
+      closing = true;
+      ctx.close();
+      return;
+    }
     String shuttingDown = transport.goAwayReason();
     if (shuttingDown != null) {
       goAway(StatusCode.OK, shuttingDown); // opened while the server was telling all to go away
@@ -96,13 +106,12 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
     if (event == PrefaceHandler.HANDSHAKE_DONE) {
       handshakeDone = true;
-      if (overConnectionLimit) {
+      if (!transport.connectionSpoke(remote)) {
         // Refused only now, after the preface, so the client can read why.
-        logger.warn(
-            "Refusing connection from {}: {} connections are open (limit {})",
+        transport.logRefusal(
             remoteAddress,
-            transport.connectionCount() - 1,
-            transport.maxConnections());
+            (transport.connectionCount() - 1) + " connections are open (limit maxConnections "
+                + transport.maxConnections() + ")");
         goAway(
             StatusCode.RESOURCE_EXHAUSTED,
             "the server has too many connections (limit " + transport.maxConnections() + ")");
@@ -112,11 +121,28 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
       }
     } else if (event instanceof IdleStateEvent
         && ((IdleStateEvent) event).state() == IdleState.READER_IDLE
-        && callsInFlight.count() == 0) {
-      logger.debug("Closing connection from {}: idle", remoteAddress);
-      ctx.close();
+        && callsInFlight.count() == 0
+        && !goAwaySent) {
+      closeIdle(ctx);
     }
     super.userEventTriggered(ctx, event);
+  }
+
+  /**
+   * Nothing arrived for the idle timeout and no call is in flight. A client that speaks RPCX is
+   * told with GOAWAY and closes the connection itself: a call it sends meanwhile is refused as
+   * not processed and retried, where a bare close could lose it in flight. Closed here after a
+   * few seconds if the client does not; closed at once if it never completed its handshake.
+   */
+  private void closeIdle(ChannelHandlerContext ctx) {
+    if (!handshakeDone) {
+      logger.debug("Closing connection from {}: idle", remoteAddress);
+      ctx.close();
+      return;
+    }
+    logger.debug("Connection from {} is idle: sending GOAWAY", remoteAddress);
+    goAway(StatusCode.OK, "the connection was idle, with no call in flight");
+    channel.eventLoop().schedule(() -> channel.close(), 5, TimeUnit.SECONDS);
   }
 
   @Override
@@ -128,7 +154,9 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     streams.readComplete(); // those of a read cut short first
-    transport.connectionClosed(this);
+    if (!refused) {
+      transport.connectionClosed(this, remote, handshakeDone);
+    }
     streams.connectionLost();
     super.channelInactive(ctx);
   }

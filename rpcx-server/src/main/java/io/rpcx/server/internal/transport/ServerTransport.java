@@ -4,13 +4,12 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoopGroup;
-import io.netty.handler.ssl.SslContext;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.transport.Bootstraps;
 import io.rpcx.core.internal.transport.InProcess;
 import io.rpcx.core.internal.transport.InboundBudget;
-import io.rpcx.core.internal.transport.SslContexts;
+import io.rpcx.core.internal.transport.TlsHandlers;
 import io.rpcx.core.internal.transport.Transports;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
@@ -23,6 +22,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.LoggerFactory;
 
 /**
  * The server's network side: binds the listening socket, gives each accepted connection its
@@ -39,16 +40,24 @@ public final class ServerTransport {
   private final RequestDispatcher dispatcher;
   private final ServerConfig config;
   private final InboundBudget budget;
-  private final SslContext sslContext;
+  /** With TLS, or {@code null}. */
+  private final TlsHandlers tls;
+  /** Every open connection, speaking RPCX or still in its handshake. */
   private final Set<ServerConnectionHandler> connections = ConcurrentHashMap.newKeySet();
   private volatile String goAwayReason;
+  /** Connections that sent a valid preface and are open: what {@code maxConnections} bounds. */
   private final AtomicInteger connectionCount = new AtomicInteger();
+  private final HandshakingConnections handshaking;
+  private final LongAdder refusedConnections = new LongAdder();
+  private final RefusalLog refusals =
+      new RefusalLog(LoggerFactory.getLogger(ServerConnectionHandler.class), 10, TimeUnit.SECONDS);
   private Channel listener;
 
   public ServerTransport(ServerConfig config, RequestDispatcher dispatcher) {
     ConnectionSettings connection = config.connection();
     this.config = config;
-    this.sslContext = connection.tls() == null ? null : SslContexts.create(connection.tls());
+    this.tls =
+        connection.tls() == null ? null : TlsHandlers.create(connection.tls(), "rpcx-server-tls");
     this.inProcessName = connection.inProcessName();
     if (inProcessName != null) {
       this.transport = null;
@@ -61,6 +70,9 @@ public final class ServerTransport {
     }
     this.dispatcher = dispatcher;
     this.budget = new InboundBudget(connection.maxBufferedInboundBytes(), "server");
+    this.handshaking =
+        new HandshakingConnections(
+            config.maxHandshakingConnections(), config.maxHandshakingConnectionsPerAddress());
   }
 
   /**
@@ -73,7 +85,7 @@ public final class ServerTransport {
                 ? InProcess.server(acceptor, workers)
                 : Bootstraps.server(transport, acceptor, workers))
             .childHandler(
-                new ServerChannelInitializer(this, dispatcher, config, budget, sslContext));
+                new ServerChannelInitializer(this, dispatcher, config, budget, tls));
     if (inProcessName != null) {
       try {
         listener = bootstrap.bind(InProcess.address(inProcessName)).syncUninterruptibly().channel();
@@ -101,7 +113,8 @@ public final class ServerTransport {
     if (transport == null) {
       return "in-process";
     }
-    return transport.name().toLowerCase(java.util.Locale.ROOT) + (sslContext != null ? ", TLS" : "");
+    return transport.name().toLowerCase(java.util.Locale.ROOT)
+        + (tls != null ? ", " + tls.describe() : "");
   }
 
   /** Why every connection was told to go away, or {@code null} while the server serves. */
@@ -109,19 +122,59 @@ public final class ServerTransport {
     return goAwayReason;
   }
 
-  /** Registers a new connection; false if it is over the connection limit. */
-  boolean connectionOpened(ServerConnectionHandler connection) {
+  /**
+   * Registers a connection just accepted from {@code remote}, as handshaking; false, registering
+   * nothing, if there are too many handshaking connections (from its address, or in all): the
+   * caller closes it at once, and the refusal is logged (at most a line per 10 s).
+   */
+  boolean connectionAccepted(ServerConnectionHandler connection, SocketAddress remote) {
+    String refused = handshaking.admit(HandshakingConnections.source(remote));
+    if (refused != null) {
+      logRefusal(remote, refused);
+      return false;
+    }
     connections.add(connection);
+    return true;
+  }
+
+  /**
+   * The connection from {@code remote} sent a valid preface: it leaves the handshaking ones and
+   * counts against {@code maxConnections}; false if it is over that limit.
+   */
+  boolean connectionSpoke(SocketAddress remote) {
+    handshaking.release(HandshakingConnections.source(remote));
     return connectionCount.incrementAndGet() <= config.maxConnections();
   }
 
-  void connectionClosed(ServerConnectionHandler connection) {
+  /**
+   * An accepted connection closed; {@code spoke}: whether it had sent its preface (else it still
+   * held a handshaking place).
+   */
+  void connectionClosed(ServerConnectionHandler connection, SocketAddress remote, boolean spoke) {
     if (connections.remove(connection)) {
-      connectionCount.decrementAndGet();
+      if (spoke) {
+        connectionCount.decrementAndGet();
+      } else {
+        handshaking.release(HandshakingConnections.source(remote));
+      }
     }
     synchronized (connections) {
       connections.notifyAll();
     }
+  }
+
+  /**
+   * Logs that a connection from {@code remote} is refused, and why: the first of every 10 s at
+   * WARN, the others counted into the next line.
+   */
+  void logRefusal(Object remote, String why) {
+    refusedConnections.increment();
+    refusals.refused(remote, why);
+  }
+
+  /** Connections refused so far: too many handshaking, or over {@code maxConnections}. */
+  public long refusedConnections() {
+    return refusedConnections.sum();
   }
 
   int maxConnections() {
@@ -160,9 +213,14 @@ public final class ServerTransport {
     return true;
   }
 
-  /** Number of open client connections. */
+  /** Open client connections that sent their preface (those {@code maxConnections} counts). */
   public int connectionCount() {
     return connectionCount.get();
+  }
+
+  /** Open client connections that have not sent their preface yet. */
+  public int handshakingCount() {
+    return handshaking.count();
   }
 
   /** Closes every connection at once. */
@@ -184,5 +242,8 @@ public final class ServerTransport {
     workers.shutdownGracefully(0, 5, TimeUnit.SECONDS);
     acceptor.terminationFuture().syncUninterruptibly();
     workers.terminationFuture().syncUninterruptibly();
+    if (tls != null) {
+      tls.close();
+    }
   }
 }

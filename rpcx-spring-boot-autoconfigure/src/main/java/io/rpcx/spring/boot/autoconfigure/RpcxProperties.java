@@ -240,8 +240,22 @@ public class RpcxProperties {
     /** Calls waiting for a worker thread before calls are refused. Default 10000. */
     private Integer maxQueuedCalls;
 
-    /** Client connections before new ones are refused. Default 10000. */
+    /**
+     * Client connections that sent their preface before new ones are refused. Default 10000.
+     */
     private Integer maxConnections;
+
+    /**
+     * Connections accepted and not yet through their handshake (TLS, the RPCX preface) before
+     * new ones are closed on arrival; they do not count against max-connections. Default 1000.
+     */
+    private Integer maxHandshakingConnections;
+
+    /**
+     * The same, from one IP address, so that one host cannot take every handshaking place.
+     * Default 100.
+     */
+    private Integer maxHandshakingConnectionsPerAddress;
 
     /** Calls in flight on one connection before calls are refused. Default 10000. */
     private Integer maxConcurrentCallsPerConnection;
@@ -342,6 +356,23 @@ public class RpcxProperties {
 
     public void setMaxConnections(Integer maxConnections) {
       this.maxConnections = maxConnections;
+    }
+
+    public Integer getMaxHandshakingConnections() {
+      return maxHandshakingConnections;
+    }
+
+    public void setMaxHandshakingConnections(Integer maxHandshakingConnections) {
+      this.maxHandshakingConnections = maxHandshakingConnections;
+    }
+
+    public Integer getMaxHandshakingConnectionsPerAddress() {
+      return maxHandshakingConnectionsPerAddress;
+    }
+
+    public void setMaxHandshakingConnectionsPerAddress(
+        Integer maxHandshakingConnectionsPerAddress) {
+      this.maxHandshakingConnectionsPerAddress = maxHandshakingConnectionsPerAddress;
     }
 
     public Integer getMaxConcurrentCallsPerConnection() {

@@ -29,6 +29,14 @@ final class ServerProperties {
     target.set("max-queued-calls", server.getMaxQueuedCalls(), builder::maxQueuedCalls);
     target.set("max-connections", server.getMaxConnections(), builder::maxConnections);
     target.set(
+        "max-handshaking-connections",
+        server.getMaxHandshakingConnections(),
+        builder::maxHandshakingConnections);
+    target.set(
+        "max-handshaking-connections-per-address",
+        server.getMaxHandshakingConnectionsPerAddress(),
+        builder::maxHandshakingConnectionsPerAddress);
+    target.set(
         "max-concurrent-calls-per-connection",
         server.getMaxConcurrentCallsPerConnection(),
         builder::maxConcurrentCallsPerConnection);
