@@ -292,8 +292,9 @@ public final class RpcxServer implements AutoCloseable {
             gracePeriod.toMillis(),
             callsCutOff);
       } else if (!closedByClients) {
+        // Those still in their handshake too: the stop waited for them as well.
         logger.info("Closing {} connections that stayed open after shutdown was announced",
-            transport.connectionCount());
+            transport.connectionCount() + transport.handshakingCount());
       }
     } catch (InterruptedException e) {
       interrupted = true;

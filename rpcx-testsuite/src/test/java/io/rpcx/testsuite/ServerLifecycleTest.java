@@ -180,6 +180,28 @@ class ServerLifecycleTest {
   }
 
   @Test
+  void theConnectionsAStopClosesAtTheEndOfItsGracePeriodIncludeThoseStillInTheirHandshake()
+      throws Exception {
+    RpcxServer server =
+        RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(new EchoService.Impl())
+            .build().start();
+    try (LogCapture logs = LogCapture.of(RpcxServer.class);
+        RawConnection silent = new RawConnection(server.port())) { // never sends its preface
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (server.stats().handshakingConnections() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertEquals(1, server.stats().handshakingConnections());
+      server.stop(Duration.ofMillis(300));
+      assertEquals(
+          List.of("INFO Closing 1 connections that stayed open after shutdown was announced"),
+          logs.lines(RpcxServer.class.getName(), Level.INFO).stream()
+              .filter(line -> line.startsWith("INFO Closing"))
+              .toList());
+    }
+  }
+
+  @Test
   void aConnectionStillInItsHandshakeWhenTheServerStopsIsToldToGoAwayAfterThePrefaces()
       throws Exception {
     ControlledService.Impl service = new ControlledService.Impl();

@@ -20,7 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +34,31 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class SilentSocketsTest {
+  /**
+   * What this class's tests may log: the connections the server refuses, over its handshaking
+   * limits or over {@code maxConnections}, and those closed at the preface timeout.
+   */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Refusing connection from /127\\.0\\.0\\.[123]:\\d+: .*\\(limit"
+              + " (maxConnections|maxHandshakingConnections|maxHandshakingConnectionsPerAddress)"
+              + " \\d+\\)( \\(\\d+ more connections refused .*\\))?",
+          "WARN Closing connection from /127\\.0\\.0\\.[123]:\\d+: no RPCX preface within 2000 ms");
+    } finally {
+      logs.close();
+    }
+  }
+
   private final List<Socket> sockets = new ArrayList<>();
   private RpcxServer server;
 

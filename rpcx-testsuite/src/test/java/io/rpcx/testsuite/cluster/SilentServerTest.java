@@ -3,11 +3,13 @@ package io.rpcx.testsuite.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.ClientCall;
 import io.rpcx.client.ClientInterceptor;
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.RpcxException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import io.rpcx.testsuite.FaultProxy;
 import java.time.Duration;
@@ -18,7 +20,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,6 +35,31 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class SilentServerTest {
+  /**
+   * What this class's tests may log: the silent server ejected once its calls timed out, and its
+   * connection closed when a keepalive ping went unanswered.
+   */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
+              + " row; probing it in the background",
+          "WARN Closing connection to 127\\.0\\.0\\.1:\\d+: no answer to a keepalive ping within"
+              + " \\d+ ms");
+    } finally {
+      logs.close();
+    }
+  }
+
   private final List<RpcxServer> servers = new ArrayList<>();
   private final List<ClusterServiceImpl> implementations = new ArrayList<>();
   /** Each attempt's server and start time, as a client interceptor saw them. */

@@ -253,7 +253,10 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
     if (local.length == 0 || local.length == array.length) {
       return newPicker(strategy, array);
     }
-    return new ZonePreferringPicker(newPicker(strategy, local), newPicker(strategy, array));
+    return new ZonePreferringPicker(
+        newPicker(strategy, local),
+        newPicker(strategy, array),
+        strategy == LoadBalancing.LEAST_IN_FLIGHT);
   }
 
   private Picker newPicker(LoadBalancing strategy, Member[] array) {

@@ -1,6 +1,7 @@
 package io.rpcx.client.internal.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -121,6 +122,30 @@ class PickersTest {
     waiting(members[0], 5, 1_000);
     waiting(members[1], 9, 1_000);
     assertEquals(Map.of(members[0], 100), spread(new LeastInFlightPicker(members), 100, "peek"));
+  }
+
+  @Test
+  void aZoneWhoseServersAreSilentOverflowsToAServerThatAnswersUnderLeastInFlightOnly() {
+    Member[] members = members(3);
+    Member home = members[0]; // the only server in the client's zone
+    Member[] zone = {home};
+    Picker leastInFlight =
+        new ZonePreferringPicker(new LeastInFlightPicker(zone), new LeastInFlightPicker(members), true);
+    Picker roundRobin =
+        new ZonePreferringPicker(
+            new RoundRobinPicker(zone, new AtomicInteger()),
+            new RoundRobinPicker(members, new AtomicInteger()),
+            false);
+    assertEquals(Map.of(home, 100), spread(leastInFlight, 100, "peek"));
+
+    waiting(home, 3, 1_000); // silent
+    Map<Member, Integer> overflow = spread(leastInFlight, 100, "peek");
+    assertFalse(overflow.containsKey(home), "the silent server of the zone got calls: " + overflow);
+    assertEquals(Map.of(home, 100), spread(roundRobin, 100, "peek"), "round robin keeps its zone");
+
+    waiting(members[1], 3, 1_000);
+    waiting(members[2], 3, 1_000); // every server silent: the zone's keeps the calls
+    assertEquals(Map.of(home, 100), spread(leastInFlight, 100, "peek"));
   }
 
   @Test

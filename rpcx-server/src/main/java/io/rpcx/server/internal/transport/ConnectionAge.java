@@ -1,6 +1,7 @@
 package io.rpcx.server.internal.transport;
 
 import io.netty.channel.Channel;
+import io.netty.util.concurrent.Future;
 import io.rpcx.core.StatusCode;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -28,23 +29,30 @@ final class ConnectionAge {
     this.reason = "the connection reached its maximum age (" + age.toMillis() + " ms)";
   }
 
-  /** Starts timing {@code connection}, whose channel has just been opened. */
-  void start(Channel channel, ServerConnectionHandler connection) {
+  /**
+   * Starts timing {@code connection}, whose channel has just been opened. The timer goes with the
+   * channel: one that closes sooner (its client gone, or refused on arrival) leaves nothing
+   * scheduled, holding it, for the rest of the age. Returns the timer.
+   */
+  Future<?> start(Channel channel, ServerConnectionHandler connection) {
     long jittered = (long) (ageNanos * (0.9 + 0.2 * ThreadLocalRandom.current().nextDouble()));
-    channel
-        .eventLoop()
-        .schedule(
-            () -> {
-              if (!channel.isActive()) {
-                return;
-              }
-              logger.debug("Sending GOAWAY to {}: {}", connection.remoteAddress(), reason);
-              connection.goAway(StatusCode.OK, reason);
-              channel.eventLoop().schedule(() -> closeIfOpen(channel, connection), graceNanos,
-                  TimeUnit.NANOSECONDS);
-            },
-            jittered,
-            TimeUnit.NANOSECONDS);
+    Future<?> timer =
+        channel
+            .eventLoop()
+            .schedule(
+                () -> {
+                  if (!channel.isActive()) {
+                    return;
+                  }
+                  logger.debug("Sending GOAWAY to {}: {}", connection.remoteAddress(), reason);
+                  connection.goAway(StatusCode.OK, reason);
+                  channel.eventLoop().schedule(() -> closeIfOpen(channel, connection), graceNanos,
+                      TimeUnit.NANOSECONDS);
+                },
+                jittered,
+                TimeUnit.NANOSECONDS);
+    channel.closeFuture().addListener(closed -> timer.cancel(false));
+    return timer;
   }
 
   private void closeIfOpen(Channel channel, ServerConnectionHandler connection) {
