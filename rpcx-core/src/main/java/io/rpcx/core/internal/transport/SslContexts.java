@@ -1,6 +1,7 @@
 package io.rpcx.core.internal.transport;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -9,6 +10,7 @@ import io.netty.handler.ssl.SslProvider;
 import io.rpcx.core.TlsConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
@@ -19,6 +21,15 @@ public final class SslContexts {
 
   /** The Netty context of {@code config}; fails at once on unreadable or invalid files. */
   public static SslContext create(TlsConfig config) {
+    return create(config, List.of());
+  }
+
+  /**
+   * The Netty context of {@code config}, a server's offering {@code protocols} by ALPN ({@code h2}
+   * for gRPC beside RPCX on the same port): a client that offers one of them gets it; one that
+   * offers none (RPCX's own) still connects.
+   */
+  public static SslContext create(TlsConfig config, List<String> protocols) {
     try {
       SslContextBuilder builder;
       if (config.isServer()) {
@@ -28,6 +39,14 @@ public final class SslContexts {
                 : SslContextBuilder.forServer(
                     config.certificateChain().toFile(), config.privateKey().toFile());
         builder.clientAuth(config.requireClientCertificate() ? ClientAuth.REQUIRE : ClientAuth.NONE);
+        if (!protocols.isEmpty()) {
+          builder.applicationProtocolConfig(
+              new ApplicationProtocolConfig(
+                  ApplicationProtocolConfig.Protocol.ALPN,
+                  ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                  ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                  protocols));
+        }
       } else {
         builder = SslContextBuilder.forClient();
         if (config.keyManager() != null) {

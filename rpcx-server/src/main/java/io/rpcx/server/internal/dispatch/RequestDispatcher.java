@@ -4,6 +4,7 @@ import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.call.CallRequest;
+import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.call.RequestEnvelope;
 import io.rpcx.server.RefusalListener;
 import io.rpcx.server.RefusedCall;
@@ -179,6 +180,13 @@ public final class RequestDispatcher {
           "the server is overloaded (" + e.getMessage() + "); " + method.model().displayName()
               + " was not processed");
     }
+  }
+
+  /** The model of the method published as {@code service/method}, or {@code null}. */
+  public MethodModel model(String service, String method) {
+    Map<String, ServerMethod> methods = registry.service(service);
+    ServerMethod found = methods == null ? null : methods.get(method);
+    return found == null ? null : found.model();
   }
 
   /** The executor calls run on; {@code null}: the event loop. */

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * are not affected.
  */
 final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
-    implements ServerConnection {
+    implements ServerConnection, ServedConnection {
   private static final Logger logger = LoggerFactory.getLogger(ServerConnectionHandler.class);
 
   private final ServerTransport transport;
@@ -247,7 +247,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
    * stream with {@code STREAM_END} UNAVAILABLE, saying {@code reason}, and closes once they are
    * written. Returns the close's future.
    */
-  ChannelFuture close(String reason) {
+  @Override
+  public ChannelFuture close(String reason) {
     if (streams.isEmpty()) {
       return channel.close();
     }
@@ -345,7 +346,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
    * preface exchange if it is not done yet (a frame before the server's preface would read to the
    * client as a broken preface).
    */
-  void goAway(StatusCode code, String reason) {
+  @Override
+  public void goAway(StatusCode code, String reason) {
     drainCode = code;
     drainReason = reason;
     channel.eventLoop().execute(this::sendGoAway);

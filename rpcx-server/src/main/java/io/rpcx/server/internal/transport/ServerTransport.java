@@ -14,6 +14,7 @@ import io.rpcx.core.internal.transport.SslContexts;
 import io.rpcx.core.internal.transport.Transports;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
+import io.rpcx.server.internal.grpc.GrpcRoutes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.SocketAddress;
@@ -40,15 +41,24 @@ public final class ServerTransport {
   private final ServerConfig config;
   private final InboundBudget budget;
   private final SslContext sslContext;
-  private final Set<ServerConnectionHandler> connections = ConcurrentHashMap.newKeySet();
+  private final GrpcRoutes grpc;
+  private final Set<ServedConnection> connections = ConcurrentHashMap.newKeySet();
   private volatile String goAwayReason;
   private final AtomicInteger connectionCount = new AtomicInteger();
   private Channel listener;
 
-  public ServerTransport(ServerConfig config, RequestDispatcher dispatcher) {
+  /**
+   * The transport of a server of {@code config}; {@code grpc} is what its gRPC side answers, or
+   * {@code null} when it serves RPCX only (then TLS offers no ALPN).
+   */
+  public ServerTransport(ServerConfig config, RequestDispatcher dispatcher, GrpcRoutes grpc) {
     ConnectionSettings connection = config.connection();
     this.config = config;
-    this.sslContext = connection.tls() == null ? null : SslContexts.create(connection.tls());
+    this.grpc = grpc;
+    this.sslContext =
+        connection.tls() == null
+            ? null
+            : SslContexts.create(connection.tls(), grpc == null ? List.of() : List.of("h2"));
     this.inProcessName = connection.inProcessName();
     if (inProcessName != null) {
       this.transport = null;
@@ -73,7 +83,7 @@ public final class ServerTransport {
                 ? InProcess.server(acceptor, workers)
                 : Bootstraps.server(transport, acceptor, workers))
             .childHandler(
-                new ServerChannelInitializer(this, dispatcher, config, budget, sslContext));
+                new ServerChannelInitializer(this, dispatcher, config, budget, sslContext, grpc));
     if (inProcessName != null) {
       try {
         listener = bootstrap.bind(InProcess.address(inProcessName)).syncUninterruptibly().channel();
@@ -110,12 +120,12 @@ public final class ServerTransport {
   }
 
   /** Registers a new connection; false if it is over the connection limit. */
-  boolean connectionOpened(ServerConnectionHandler connection) {
+  boolean connectionOpened(ServedConnection connection) {
     connections.add(connection);
     return connectionCount.incrementAndGet() <= config.maxConnections();
   }
 
-  void connectionClosed(ServerConnectionHandler connection) {
+  void connectionClosed(ServedConnection connection) {
     if (connections.remove(connection)) {
       connectionCount.decrementAndGet();
     }
@@ -140,7 +150,7 @@ public final class ServerTransport {
    */
   public void goAwayAll(String message) {
     goAwayReason = message; // before the loop: a connection opened meanwhile reads it
-    for (ServerConnectionHandler connection : connections) {
+    for (ServedConnection connection : connections) {
       connection.goAway(StatusCode.OK, message);
     }
   }
@@ -168,7 +178,7 @@ public final class ServerTransport {
   /** Closes every connection at once. */
   public void closeAll() {
     List<ChannelFuture> closing = new ArrayList<>();
-    for (ServerConnectionHandler connection : connections) {
+    for (ServedConnection connection : connections) {
       closing.add(connection.close("the server is shutting down"));
     }
     // The STREAM_END frames of open streams go out before the event loops stop: a bounded wait.
