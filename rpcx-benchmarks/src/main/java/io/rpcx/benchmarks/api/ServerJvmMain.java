@@ -8,12 +8,12 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The server JVM of {@link ServerJvm}: starts the server of the system named by its one argument
- * (a name registered in {@link Systems}), prints {@code port <n>} on standard output once it
+ * (a name registered in {@link Systems}), prints {@code @@ port <n>} on standard output once it
  * serves, and stops it and exits when it reads {@code quit} or its standard input ends (the JVM
  * that started it is gone). Anything else the server prints goes to standard error.
  */
 public final class ServerJvmMain {
-  static final String PORT = "port ";
+  static final String PORT = "@@ port ";
   static final String QUIT = "quit";
 
   private ServerJvmMain() {}

@@ -1,8 +1,7 @@
 package io.rpcx.benchmarks.jmh;
 
-import java.time.Duration;
+import io.rpcx.benchmarks.api.ServerJvm;
 import java.util.List;
-import java.util.Optional;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -13,10 +12,10 @@ import org.openjdk.jmh.results.ScalarResult;
 
 /**
  * CPU time per operation of the server, when it runs in a JVM of its own ({@code
- * -Drpcx.bench.server=own-jvm}, see {@link Target}): the CPU time (user + system, all threads) of
- * the fork's child processes at the end of each measured iteration minus at its start, divided by
- * the operations the iteration completed. Reported as {@code server.cpu.time.norm} in µs/op; with
- * it, {@link ProcessCpuProfiler}'s {@code cpu.time.norm} is the client's JVM alone.
+ * -Drpcx.bench.server=own-jvm}, see {@link Target}): its JVM's CPU time (user + system, all
+ * threads; {@link ServerJvm#cpuNanos()}) at the end of each measured iteration minus at its start,
+ * divided by the operations the iteration completed. Reported as {@code server.cpu.time.norm} in
+ * µs/op; with it, {@link ProcessCpuProfiler}'s {@code cpu.time.norm} is the client's JVM alone.
  *
  * <p>The kernel counts CPU time in clock ticks (10 ms on Linux), so an iteration should spend a
  * second of the server's CPU or more. JMH starts the server inside a fork's first iteration, which
@@ -29,61 +28,42 @@ import org.openjdk.jmh.results.ScalarResult;
  *     -prof io.rpcx.benchmarks.jmh.ProcessCpuProfiler</pre>
  */
 public final class ServerCpuProfiler implements InternalProfiler {
-  /** The server's CPU time at the iteration's start, or -1 before the trial started the server. */
+  /** The servers' CPU time at the iteration's start, or -1 before the trial started a server. */
   private long cpuAtStart;
 
   @Override
   public String getDescription() {
-    return "CPU time of the server JVM (the fork's child processes) per operation (µs/op)";
+    return "CPU time of the server JVM (-Drpcx.bench.server=own-jvm) per operation (µs/op)";
   }
 
   @Override
   public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
     // JMH runs the trial's set-up (Target.start) inside the first iteration, after this: the
     // first iteration of a fork, a warm-up one unless there are none, has no server yet.
-    List<ProcessHandle> children = children();
-    cpuAtStart = children.isEmpty() ? -1 : cpuNanos(children);
+    cpuAtStart = ServerJvm.cpuNanos().orElse(-1);
   }
 
   @Override
   public List<? extends Result<?>> afterIteration(
       BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
-    List<ProcessHandle> children = children();
-    if (children.isEmpty()) {
-      throw new IllegalStateException(
-          "ServerCpuProfiler: this fork started no server JVM; run with"
-              + " -jvmArgsPrepend -Drpcx.bench.server=own-jvm");
-    }
+    // The trial's tear-down, inside its last iteration, has closed the server by now:
+    // ServerJvm counts its CPU time up to its close.
+    long cpuNanos =
+        ServerJvm.cpuNanos()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "ServerCpuProfiler: this fork started no server JVM; run with"
+                            + " -jvmArgsPrepend -Drpcx.bench.server=own-jvm"));
     long operations = result.getMetadata().getAllOps();
     if (cpuAtStart < 0 || operations <= 0) {
       return List.of();
     }
-    long cpuNanos = cpuNanos(children) - cpuAtStart;
     return List.of(
         new ScalarResult(
             "server.cpu.time.norm",
-            cpuNanos / 1000.0 / operations,
+            (cpuNanos - cpuAtStart) / 1000.0 / operations,
             "µs/op",
             AggregationPolicy.AVG));
-  }
-
-  private static List<ProcessHandle> children() {
-    return ProcessHandle.current().children().toList();
-  }
-
-  /** The CPU time of {@code processes} together, which each must report. */
-  private static long cpuNanos(List<ProcessHandle> processes) {
-    long nanos = 0;
-    for (ProcessHandle process : processes) {
-      Optional<Duration> cpu = process.info().totalCpuDuration();
-      if (cpu.isEmpty()) {
-        throw new IllegalStateException(
-            "ServerCpuProfiler: the CPU time of process "
-                + process.pid()
-                + " is not available on this system");
-      }
-      nanos += cpu.get().toNanos();
-    }
-    return nanos;
   }
 }
