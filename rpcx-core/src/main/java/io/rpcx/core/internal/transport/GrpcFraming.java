@@ -84,13 +84,18 @@ public final class GrpcFraming {
   /**
    * The messages of one HTTP/2 stream's DATA frames, in order; event loop only. A message is handed
    * out once whole, as a buffer the caller then owns; until then its bytes are kept, and counted in
-   * {@link #bufferedBytes()}.
+   * {@link #bufferedBytes()}. Received bytes are kept as the received buffer while one holds them
+   * all (a unary call's request, in one DATA frame, costs no allocation), and gathered in a
+   * composite buffer only when a message spans frames.
    */
   public static final class Deframer {
     private final ByteBufAllocator allocator;
     private final int maxMessageSize;
     private final boolean gzip;
-    private CompositeByteBuf pending;
+    /** The bytes received and not yet handed out: null, a received buffer, or {@link #gathered}. */
+    private ByteBuf pending;
+    /** {@link #pending} when it gathers several received buffers, else null. */
+    private CompositeByteBuf gathered;
     /** The length of the message being read, or -1 before its prefix is whole. */
     private int length = -1;
     private boolean compressed;
@@ -112,9 +117,15 @@ public final class GrpcFraming {
         return;
       }
       if (pending == null) {
-        pending = allocator.compositeDirectBuffer(Integer.MAX_VALUE);
+        pending = data.retainedSlice();
+        return;
       }
-      pending.addComponent(true, data.retainedSlice());
+      if (gathered == null) {
+        gathered = allocator.compositeDirectBuffer(Integer.MAX_VALUE);
+        gathered.addComponent(true, pending);
+        pending = gathered;
+      }
+      gathered.addComponent(true, data.retainedSlice());
     }
 
     /**
@@ -155,30 +166,39 @@ public final class GrpcFraming {
       ByteBuf message = take(length);
       lastWireSize = PREFIX_SIZE + length;
       length = -1;
-      pending.discardReadComponents();
+      if (!pending.isReadable()) {
+        release(); // the received buffers go back now, not when the stream ends
+      } else if (gathered != null) {
+        gathered.discardReadComponents();
+      }
       return compressed ? inflate(message) : message;
     }
 
     /**
      * The next {@code size} bytes as a buffer of their own: a slice of the received buffer that
      * holds them all (the usual case, a message inside one DATA frame), else a copy. Never a slice
-     * of {@code pending} itself, whose indexes move when read components are discarded.
+     * of {@link #gathered} itself, whose indexes move when read components are discarded.
      */
     private ByteBuf take(int size) {
       if (size == 0) {
         return Unpooled.EMPTY_BUFFER;
       }
-      int offset = pending.readerIndex();
-      int component = pending.toComponentIndex(offset);
-      int start = pending.toByteIndex(component);
-      ByteBuf received = pending.internalComponent(component);
-      if (offset + size <= start + received.readableBytes()) {
-        ByteBuf message = received.retainedSlice(received.readerIndex() + offset - start, size);
+      if (gathered == null) {
+        ByteBuf message = pending.retainedSlice(pending.readerIndex(), size);
         pending.skipBytes(size);
         return message;
       }
+      int offset = gathered.readerIndex();
+      int component = gathered.toComponentIndex(offset);
+      int start = gathered.toByteIndex(component);
+      ByteBuf received = gathered.internalComponent(component);
+      if (offset + size <= start + received.readableBytes()) {
+        ByteBuf message = received.retainedSlice(received.readerIndex() + offset - start, size);
+        gathered.skipBytes(size);
+        return message;
+      }
       ByteBuf message = allocator.buffer(size);
-      pending.readBytes(message, size);
+      gathered.readBytes(message, size);
       return message;
     }
 
@@ -224,6 +244,7 @@ public final class GrpcFraming {
       if (pending != null) {
         pending.release();
         pending = null;
+        gathered = null;
       }
     }
   }

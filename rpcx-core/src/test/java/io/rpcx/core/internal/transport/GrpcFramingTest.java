@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -15,9 +16,11 @@ import io.rpcx.core.internal.transport.GrpcFraming.Deframer;
 import io.rpcx.core.internal.transport.GrpcFraming.MessageException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * gRPC's length-prefixed messages read from DATA frames cut anywhere: whole messages come out in
  * order, whatever the cuts, each its own buffer that stays valid after the deframer moves on; a
  * length over the limit, an unknown flag, a compressed message without gzip and a gzip bomb are
- * refused before their bytes are kept.
+ * refused before their bytes are kept. Messages that each arrive in one DATA frame cost no
+ * allocation, and the received buffers go back as soon as their messages are out.
  */
 class GrpcFramingTest {
   private final PooledByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
@@ -85,6 +89,56 @@ class GrpcFramingTest {
       assertEquals(0, deframer.bufferedBytes());
       deframer.release();
     }
+  }
+
+  @Test
+  void messagesInsideOneFrameAreSlicesOfItAndAllocateNothing() throws MessageException {
+    AtomicInteger allocations = new AtomicInteger();
+    ByteBufAllocator counting =
+        (ByteBufAllocator)
+            Proxy.newProxyInstance(
+                ByteBufAllocator.class.getClassLoader(),
+                new Class<?>[] {ByteBufAllocator.class},
+                (proxy, method, args) -> {
+                  if (!method.getName().equals("isDirectBufferPooled")
+                      && !method.getName().equals("calculateNewCapacity")) {
+                    allocations.incrementAndGet();
+                  }
+                  return method.invoke(allocator, args);
+                });
+    byte[] first = random(16, 8);
+    byte[] second = random(600, 9);
+    Deframer deframer = new Deframer(counting, 1 << 20, false);
+    byte[] wire = framed(0, first, second);
+    ByteBuf data = Unpooled.wrappedBuffer(wire);
+    deframer.add(data);
+    ByteBuf one = deframer.next();
+    ByteBuf two = deframer.next();
+    assertNull(deframer.next());
+    assertEquals(0, allocations.get(), "allocations for messages inside one DATA frame");
+    assertEquals(3, data.refCnt(), "the frame, held by the caller and by each message");
+    assertEquals(0, deframer.bufferedBytes());
+    wire[5] ^= 1; // each message is a view of the received bytes, not a copy
+    first[0] ^= 1;
+    assertArrayEquals(first, ByteBufUtil.getBytes(one));
+    assertArrayEquals(second, ByteBufUtil.getBytes(two));
+    one.release();
+    two.release();
+    assertEquals(1, data.refCnt(), "the deframer kept nothing once the messages were out");
+    data.release();
+
+    ByteBuf head = Unpooled.wrappedBuffer(framed(0, second), 0, 100);
+    ByteBuf tail = Unpooled.wrappedBuffer(framed(0, second), 100, 505);
+    deframer.add(head);
+    deframer.add(tail);
+    ByteBuf spanning = deframer.next();
+    assertArrayEquals(second, ByteBufUtil.getBytes(spanning));
+    assertTrue(allocations.get() > 0, "a message across frames is gathered");
+    spanning.release();
+    head.release();
+    tail.release();
+    assertEquals(0, head.refCnt() + tail.refCnt(), "both frames given back");
+    deframer.release();
   }
 
   @Test
