@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # Runs the measurements of docs/BENCHMARKS.md. Raw results (JMH JSON and logs, the stress tool's
 # CSV, HTML and PNG charts) go to OUT, by default rpcx-benchmarks/results/<date>-<phases>-<commit>/,
-# which git ignores; OUT/summary.md is what to keep: the command, the machine, JmhSummary's and
-# StreamSummary's tables, the codec sizes, the stress summaries and every JMH result (JmhTable).
+# which git ignores; OUT/summary.md is what to keep: the command, the machine, JmhSummary's,
+# StreamSummary's and GrpcEndpointSummary's tables, the codec sizes, the stress summaries and every
+# JMH result (JmhTable).
 # Publishing a run = copying summary.md (and small CSVs) to docs/benchmarks/<date>-<name>/.
 # About 3 hours on 2 cores (targets ~25 min, matrix ~80, codec ~6, stress-quick ~8, stress-990
 # ~40); run it on an otherwise idle machine.
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
 #   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order; also
 #     "observability", ~10 min, "baselines", ~40 min, "costs", ~25 min, "warmup", ~6 min,
-#     "virtual-threads", ~12 min, "streams", ~45 min, and "grpc-endpoint", ~25 min, not in the
+#     "virtual-threads", ~12 min, "streams", ~45 min, and "grpc-endpoint", ~30 min, not in the
 #     default list)
 #   VT_JAVA=/path/to/jdk-21+/bin/java (default: the newest JDK 21+ under /usr/lib/jvm) runs the
 #     virtual-threads phase; VT_ARGS="-f 3 -wi 3 -w 3s -i 5 -r 3s" (default) its JMH lengths
 #   MATRIX_ARGS="-f 1 -wi 2 -w 3s -i 3 -r 4s" (default) JMH lengths of the matrix phase
 #   STREAM_ARGS="-f 3 -wi 3 -w 3s -i 5 -r 3s" (default) JMH lengths of the streams phase's main run
-#   GRPC_ARGS="-f 3 -wi 3 -w 3s -i 5 -r 3s" (default) JMH lengths of the grpc-endpoint phase
-#     (keep one warm-up iteration at least: ServerCpuProfiler has no figure for a fork's first)
+#   GRPC_ARGS="-f 3 -wi 5 -w 3s -i 5 -r 3s" (default) JMH lengths of the grpc-endpoint phase (its
+#     server JVMs compile while the first warm-up iterations run, and ServerCpuProfiler has no
+#     figure for a fork's first iteration: keep 15 s of warm-up)
 #   STRESS_RUNS=10 (default, the paper's) runs per cell of stress-990, the first dropped
 #   OUT=<dir>: where to write; invocations may share one OUT, and its summary then has every
 #     invocation's command and every phase's results
@@ -38,7 +40,7 @@ out="${OUT:-$(results_dir "$name")}"
 jar=rpcx-benchmarks/target/benchmarks.jar
 matrix_args="${MATRIX_ARGS:--f 1 -wi 2 -w 3s -i 3 -r 4s}"
 stream_args="${STREAM_ARGS:--f 3 -wi 3 -w 3s -i 5 -r 3s}"
-grpc_args="${GRPC_ARGS:--f 3 -wi 3 -w 3s -i 5 -r 3s}"
+grpc_args="${GRPC_ARGS:--f 3 -wi 5 -w 3s -i 5 -r 3s}"
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -ntp -DskipTests package -pl rpcx-benchmarks -am
 fi

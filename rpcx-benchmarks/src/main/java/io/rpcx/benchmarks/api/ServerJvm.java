@@ -84,7 +84,13 @@ public final class ServerJvm implements BenchmarkServer {
           "the server JVM of " + system + " exited (" + exitCode(process) + ") before it served;"
               + " its standard error is above");
     }
-    int port = Integer.parseInt(line.substring(ServerJvmMain.PORT.length()));
+    int port;
+    try {
+      port = Integer.parseInt(line.substring(ServerJvmMain.PORT.length()));
+    } catch (NumberFormatException e) {
+      process.destroyForcibly();
+      throw new IllegalStateException("the server JVM of " + system + " said '" + line + "'", e);
+    }
     Thread drain = new Thread(() -> copyToStandardError(out), "server-jvm-output");
     drain.setDaemon(true);
     drain.start();

@@ -25,10 +25,11 @@ import io.rpcx.benchmarks.model.Message;
  * grpc-java's server of the benchmark service as RPCX exports it ({@code bench.Bench}, generated
  * from the export by the build): what a team that implements an exported RPCX service in
  * grpc-java writes, and what {@code grpc-exported} serves. As {@link GrpcBenchService} does for
- * the hand-written schema, echoes reply with the parsed request's value, never converted to POJOs
- * (the value message itself moves into the reply: the export's replies are their own messages);
- * CRUD calls convert the small message and go through the shared {@link BenchmarkServiceImpl}.
- * A request without its value (null on RPCX's side) gets a reply without one, as RPCX answers.
+ * the hand-written schema, echoes answer with what was parsed, never converted to POJOs: the
+ * export's replies are messages of their own, so the request's value (the parsed string, {@code
+ * OrderInfo} or list message itself) is set into the reply. CRUD calls convert the small message
+ * and go through the shared {@link BenchmarkServiceImpl}. A request without its value (null on
+ * RPCX's side) gets a reply without one, as RPCX answers.
  */
 final class ExportedBenchService extends BenchGrpc.BenchImplBase {
   private static final EchoReply NULL_TEXT = EchoReply.getDefaultInstance();

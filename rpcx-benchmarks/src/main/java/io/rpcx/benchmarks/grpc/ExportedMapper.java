@@ -18,8 +18,9 @@ import java.util.List;
  * benchmark service ({@code bench.proto}, Java package {@code bench}), field for field: what a gRPC
  * user with a POJO model writes against that export, as {@link ProtoMapper} is for the hand-written
  * {@code bench.proto}. The export's shapes follow RPCX's codec: an enum is its name, a list a
- * {@code ListOf<T>} message, a map a {@code MapOf<K>To<V>} message. The payloads hold no null
- * elements, so {@code nullPositions} stays empty. Stateless and thread-safe.
+ * {@code ListOf<T>} message, a map a {@code MapOf<K>To<V>} message. Null elements, which the
+ * payloads never hold, are not mapped ({@code nullPositions} stays empty). Stateless and
+ * thread-safe.
  */
 final class ExportedMapper {
   private ExportedMapper() {}
