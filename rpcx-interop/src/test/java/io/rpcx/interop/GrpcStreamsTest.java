@@ -22,6 +22,7 @@ import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import io.rpcx.testsupport.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -75,13 +76,19 @@ class GrpcStreamsTest {
   }
 
   @Test
-  void aServerStreamThatFailsEndsWithItsStatusAfterItsElements() {
-    Iterator<?> replies =
-        blocking.countThenFail(CountThenFailRequest.newBuilder().setCount(3).build());
-    for (int i = 0; i < 3; i++) {
-      replies.next();
+  void aServerStreamThatFailsEndsWithItsStatusAfterItsElements() throws Exception {
+    StatusRuntimeException failed;
+    try (LogCapture log = new LogCapture("io.rpcx.server")) {
+      Iterator<?> replies =
+          blocking.countThenFail(CountThenFailRequest.newBuilder().setCount(3).build());
+      for (int i = 0; i < 3; i++) {
+        replies.next();
+      }
+      failed = assertThrows(StatusRuntimeException.class, replies::hasNext);
+      await(
+          () -> !log.warnings("interop/countThenFail threw java.lang.IllegalStateException").isEmpty(),
+          "the failure is logged");
     }
-    StatusRuntimeException failed = assertThrows(StatusRuntimeException.class, replies::hasNext);
     assertEquals(Status.Code.UNKNOWN, failed.getStatus().getCode());
     assertEquals("failed after 3", failed.getStatus().getDescription());
     assertEquals(

@@ -45,6 +45,7 @@ import io.rpcx.core.internal.transport.GrpcFraming;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.QueuedWrite;
+import io.rpcx.core.internal.transport.TlsFailures;
 import io.rpcx.core.internal.transport.WriteQueue;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.OpenStream;
@@ -62,6 +63,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -264,7 +266,10 @@ final class GrpcServerHandler extends Http2ConnectionHandler
       super.exceptionCaught(ctx, cause); // the codec's: GOAWAY with its error
       return;
     }
-    if (cause instanceof IOException) {
+    SSLException tls = TlsFailures.find(cause);
+    if (tls != null) {
+      logger.warn("Closing gRPC connection from {}: TLS failed: {}", remoteAddress, tls.getMessage());
+    } else if (cause instanceof IOException) {
       logger.debug("gRPC connection from {} failed: {}", remoteAddress, cause.toString());
     } else {
       logger.warn("gRPC connection from {} failed; closing it", remoteAddress, cause);
