@@ -794,7 +794,9 @@ public final class RpcxServer implements AutoCloseable {
      * {@code v1alpha}), answers on the gRPC side (default on), describing the services by their
      * exported schemas so that {@code grpcurl list}, {@code describe} and calls need no file.
      * Unlike RPCX's own reflection service ({@link #reflection(boolean)}), it is answered by the
-     * gRPC side itself and not through this server's interceptors.
+     * gRPC side itself, without this server's interceptors (an authentication interceptor does not
+     * guard it): it shows the services' shape, never data; turn it off where that shape is
+     * private.
      */
     public Builder grpcReflection(boolean grpcReflection) {
       this.grpcReflection = grpcReflection;
