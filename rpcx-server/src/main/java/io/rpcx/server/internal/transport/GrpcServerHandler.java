@@ -102,6 +102,11 @@ final class GrpcServerHandler extends Http2ConnectionHandler
   private final ServerTransport transport;
   private final RequestDispatcher dispatcher;
   private final GrpcRoutes routes;
+  /** HTTP/2's receive window of each stream: 1 MiB, as grpc-java's. */
+  private static final int STREAM_WINDOW = 1 << 20;
+  /** The receive window of the whole connection. */
+  private static final int CONNECTION_WINDOW = 4 * STREAM_WINDOW;
+
   private final int maxMessageSize;
   private final int maxMetadataBytes;
   private final CallsInFlight callsInFlight;
@@ -147,6 +152,24 @@ final class GrpcServerHandler extends Http2ConnectionHandler
             });
   }
 
+  /**
+   * Raises the connection's receive window from HTTP/2's 64 KiB to {@link #CONNECTION_WINDOW}, as
+   * grpc-java does: a stream's elements give their bytes back only when delivered, so one slow
+   * subscriber holds its stream's window, and the connection's must leave room for the others.
+   */
+  private void openConnectionWindow() {
+    Http2Stream connectionStream = connection().connectionStream();
+    int delta = CONNECTION_WINDOW - decoder().flowController().windowSize(connectionStream);
+    if (delta > 0) {
+      try {
+        decoder().flowController().incrementWindowSize(connectionStream, delta);
+      } catch (Http2Exception e) {
+        throw new IllegalStateException(e); // the window is within HTTP/2's bounds
+      }
+      flush(ctx); // the WINDOW_UPDATE, right after the server's SETTINGS
+    }
+  }
+
   /** The handler of a new connection of the server of {@code config}. */
   static GrpcServerHandler create(
       ServerTransport transport,
@@ -165,7 +188,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
         // A header list larger than the metadata RPCX takes, and its pseudo-headers, is refused by
         // the codec before it is kept (HPACK bombs).
         .maxHeaderListSize(config.maxMetadataBytes() + 4096L)
-        .initialWindowSize(1 << 20);
+        .initialWindowSize(STREAM_WINDOW);
   }
 
   /** Builds the handler: Netty's HTTP/2 codec with this as its frame listener. */
@@ -217,6 +240,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
     this.remoteAddress = String.valueOf(ctx.channel().remoteAddress());
     overConnectionLimit = !transport.connectionOpened(this);
     super.handlerAdded(ctx);
+    openConnectionWindow();
     if (overConnectionLimit) {
       logger.warn(
           "Refusing gRPC connection from {}: {} connections are open (limit {})",
