@@ -25,9 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A gRPC client in a second language, made from the export alone (docs/GRPC.md, "Calling RPCX
  * from Python"): the example server's {@code .proto} files as {@code rpcx proto} gives them,
  * compiled as they are by Debian's protoc with grpc's Python plugin, and {@code
- * src/test/python/example_client.py} calling every call shape and the health service through
- * Python's grpcio. Without those Debian packages the test skips, naming them; {@code .ci/run}
- * installs them.
+ * src/test/python/example_client.py} calling every call shape, the health service, and a method
+ * the way grpcurl does (reflection and JSON), through Python's grpcio. Without those Debian
+ * packages the test skips, naming them; {@code .ci/run} installs them.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PythonClientTest {
@@ -67,6 +67,7 @@ class PythonClientTest {
         "--plugin=protoc-gen-grpc_python=" + GRPC_PYTHON_PLUGIN));
     exported.forEach(file -> protoc.add(file.toString()));
     protoc.add(SCRIPTS.resolve("health.proto").toString());
+    protoc.add(SCRIPTS.resolve("reflection.proto").toString());
     assertEquals(new Finished(0, ""), run(protoc, Map.of()));
 
     Finished client = run(
@@ -96,6 +97,9 @@ class PythonClientTest {
             "ok   chat.Chat/chat answers each text in turn",
             "ok   chat.Chat/chat numbers the messages in order",
             "ok   chat.Chat/chat ends when the texts end",
+            "ok   grpc.reflection.v1.ServerReflection lists the services",
+            "ok   grpc.reflection.v1.ServerReflection sends orders.Orders's file and what it imports",
+            "ok   orders.Orders/findOrder({\"orderId\": 42}) through the reflected files, in JSON",
             "all checks passed"),
         client.output().lines().toList(),
         client::output);
