@@ -2,21 +2,16 @@ package io.rpcx.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertLinesMatch;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.abort;
 
+import io.rpcx.cli.ForeignClients.Finished;
 import io.rpcx.examples.server.ExampleServer;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,149 +19,99 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A gRPC client in a second language, made from the export alone (docs/GRPC.md, "Calling RPCX
  * from Python"): the example server's {@code .proto} files as {@code rpcx proto} gives them,
- * compiled as they are by Debian's protoc with grpc's Python plugin, and {@code
- * src/test/python/example_client.py} calling every call shape, the health service, and a method
- * the way grpcurl does (reflection and JSON), through Python's grpcio. Without those Debian
- * packages the test skips, naming them; {@code .ci/run} installs them.
+ * compiled as they are by Debian's protoc with grpc's Python plugin, the page's commands and
+ * client, and {@code src/test/python/example_client.py} calling every call shape, the health
+ * service, and a method the way grpcurl does (reflection and JSON), through Python's grpcio.
+ * Without those Debian packages the test skips, naming them; {@code .ci/run} installs them.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PythonClientTest {
+  private static final String PACKAGES =
+      "python3-grpcio python3-protobuf protobuf-compiler libprotobuf-dev protobuf-compiler-grpc";
   private static final Path PYTHON = Path.of("/usr/bin/python3");
-  private static final Path PROTOC = Path.of("/usr/bin/protoc");
-  private static final Path GRPC_PYTHON_PLUGIN = Path.of("/usr/bin/grpc_python_plugin");
-  private static final Path WELL_KNOWN_TYPES = Path.of("/usr/include/google/protobuf");
-  private static final Path SCRIPTS = Path.of("src/test/python");
-  private static final long PROCESS_TIMEOUT_SECONDS = 60;
+  private static final Path SCRIPTS = Path.of("src/test/python").toAbsolutePath();
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-  /** A file of {@code rpcx proto}'s output starts with this line. */
-  private static final Pattern FILE_LINE = Pattern.compile("^// file: (\\S+)\\n", Pattern.MULTILINE);
+  /** Debian's programs, not others found first on the PATH. */
+  private static final Map<String, String> DEBIAN = Map.of("PATH", "/usr/bin:/bin");
 
-  @TempDir static Path directory;
+  @TempDir Path work;
 
   @Test
-  void aPythonClientGeneratedFromTheExportCallsEveryShape() throws Exception {
-    skipWithoutThePackages();
+  void aPythonClientMadeFromTheExportCallsEveryShape() throws Exception {
+    ForeignClients.skipWithout(PACKAGES, PYTHON, Path.of("/usr/bin/protoc"),
+        Path.of("/usr/bin/grpc_python_plugin"),
+        Path.of("/usr/include/google/protobuf/timestamp.proto"));
+    if (python("-c", "import grpc, google.protobuf").exit() != 0) {
+      ForeignClients.skip(PYTHON + "'s modules grpc and google.protobuf", PACKAGES);
+    }
     try (ExampleServer example = ExampleServer.start("--port", "0")) {
-      callWithPython("127.0.0.1:" + example.server().port());
+      String address = "127.0.0.1:" + example.server().port();
+      List<String> page = ForeignClients.blocksAfter("run by PythonClientTest");
+      assertEquals(3, page.size(), "GRPC.md: the commands, the client and its output");
+
+      List<Path> exported = ForeignClients.exportProtos(address, work.resolve("protos"));
+      assertEquals(
+          List.of("chat.proto", "echo.proto", "files.proto", "infos.proto", "messages.proto",
+              "orders.proto", "rpcx/reflection/v1/Reflection.proto", "rpcx/v1/rpcx.proto"),
+          exported.stream().map(file -> work.resolve("protos").relativize(file).toString())
+              .sorted().toList());
+      // The page's commands: protoc takes the files as they are, without an error or a warning.
+      assertEquals(new Finished(0, ""), bash(page.get(0)));
+
+      // The page's client prints what the page says.
+      Files.writeString(work.resolve("client.py"), page.get(1).replace("127.0.0.1:9000", address));
+      assertEquals(new Finished(0, page.get(2)), python("client.py"));
+
+      // Every shape, the health service and what grpcurl does, with the standard services' files.
+      assertEquals(new Finished(0, ""), bash("protoc -I " + SCRIPTS + " --python_out=gen"
+          + " --grpc_python_out=gen --plugin=protoc-gen-grpc_python=/usr/bin/grpc_python_plugin "
+          + SCRIPTS.resolve("health.proto") + " " + SCRIPTS.resolve("reflection.proto")));
+      Finished client = python(SCRIPTS.resolve("example_client.py").toString(), address);
+      assertEquals(0, client.exit(), client::output);
+      assertLinesMatch(
+          List.of(
+              "ok   grpc.health.v1.Health/Check('') is SERVING",
+              "ok   grpc.health.v1.Health/Check('orders.Orders') is SERVING",
+              "ok   grpc.health.v1.Health/Check('orders') is SERVING",
+              "ok   grpc.health.v1.Health/Check('no.such.Service') fails with NOT_FOUND",
+              "ok   orders.Orders/findOrder(0) returns the sample order 0",
+              "ok   orders.Orders/findOrder() without orderId fails with INVALID_ARGUMENT",
+              "ok   orders.Orders/loadOrder(order 0) returns the order sent",
+              "ok   orders.Orders/loadOrder keeps the epoch and the empty tags, and no attributes",
+              "ok   orders.Orders/findOrder(-1) fails with UNKNOWN",
+              "ok   orders.Orders/findOrder(-1) says why",
+              "ok   orders.Orders/findOrder(-1) names the exception in the rpcx-exception-class"
+                  + " trailer",
+              "ok   orders.Orders/streamOrders(3) streams the sample orders 0, 1, 2",
+              "ok   orders.Orders/streamOrders(0) ends at once, with OK",
+              "ok   files.Files/upload('notes.txt', 3 chunks, one empty) counts every chunk and"
+                  + " byte",
+              "ok   chat.Chat/chat stamps 'hello' with the server's time",
+              "ok   chat.Chat/chat stamps '' with the server's time",
+              "ok   chat.Chat/chat stamps 'bye' with the server's time",
+              "ok   chat.Chat/chat answers each text in turn",
+              "ok   chat.Chat/chat numbers the messages in order",
+              "ok   chat.Chat/chat ends when the texts end",
+              "ok   grpc.reflection.v1.ServerReflection lists the services",
+              "ok   grpc.reflection.v1.ServerReflection sends orders.Orders's file and what it"
+                  + " imports",
+              "ok   orders.Orders/findOrder({\"orderId\": 42}) through the reflected files, in"
+                  + " JSON",
+              "all checks passed"),
+          client.output().lines().toList(),
+          client::output);
     }
   }
 
-  private static void callWithPython(String address) throws IOException, InterruptedException {
-    Path protos = directory.resolve("protos");
-    List<Path> exported = export(address, protos);
-    assertEquals(
-        List.of("chat.proto", "echo.proto", "files.proto", "infos.proto", "messages.proto",
-            "orders.proto", "rpcx/reflection/v1/Reflection.proto", "rpcx/v1/rpcx.proto"),
-        exported.stream().map(file -> protos.relativize(file).toString()).sorted().toList());
-
-    // protoc takes the files as they are: no error, and not a warning either.
-    Path generated = Files.createDirectories(directory.resolve("gen"));
-    List<String> protoc = new ArrayList<>(List.of(PROTOC.toString(),
-        "-I", protos.toString(), "-I", SCRIPTS.toString(),
-        "--python_out=" + generated, "--grpc_python_out=" + generated,
-        "--plugin=protoc-gen-grpc_python=" + GRPC_PYTHON_PLUGIN));
-    exported.forEach(file -> protoc.add(file.toString()));
-    protoc.add(SCRIPTS.resolve("health.proto").toString());
-    protoc.add(SCRIPTS.resolve("reflection.proto").toString());
-    assertEquals(new Finished(0, ""), run(protoc, Map.of()));
-
-    Finished client = run(
-        List.of(PYTHON.toString(), SCRIPTS.resolve("example_client.py").toString(), address),
-        Map.of("PYTHONPATH", generated.toString()));
-    assertEquals(0, client.exit(), client::output);
-    assertLinesMatch(
-        List.of(
-            "ok   grpc.health.v1.Health/Check('') is SERVING",
-            "ok   grpc.health.v1.Health/Check('orders.Orders') is SERVING",
-            "ok   grpc.health.v1.Health/Check('orders') is SERVING",
-            "ok   grpc.health.v1.Health/Check('no.such.Service') fails with NOT_FOUND",
-            "ok   orders.Orders/findOrder(0) returns the sample order 0",
-            "ok   orders.Orders/findOrder() without orderId fails with INVALID_ARGUMENT",
-            "ok   orders.Orders/loadOrder(order 0) returns the order sent",
-            "ok   orders.Orders/loadOrder keeps the epoch and the empty tags, and no attributes",
-            "ok   orders.Orders/findOrder(-1) fails with UNKNOWN",
-            "ok   orders.Orders/findOrder(-1) says why",
-            "ok   orders.Orders/findOrder(-1) names the exception in the rpcx-exception-class"
-                + " trailer",
-            "ok   orders.Orders/streamOrders(3) streams the sample orders 0, 1, 2",
-            "ok   orders.Orders/streamOrders(0) ends at once, with OK",
-            "ok   files.Files/upload('notes.txt', 3 chunks, one empty) counts every chunk and byte",
-            "ok   chat.Chat/chat stamps 'hello' with the server's time",
-            "ok   chat.Chat/chat stamps '' with the server's time",
-            "ok   chat.Chat/chat stamps 'bye' with the server's time",
-            "ok   chat.Chat/chat answers each text in turn",
-            "ok   chat.Chat/chat numbers the messages in order",
-            "ok   chat.Chat/chat ends when the texts end",
-            "ok   grpc.reflection.v1.ServerReflection lists the services",
-            "ok   grpc.reflection.v1.ServerReflection sends orders.Orders's file and what it imports",
-            "ok   orders.Orders/findOrder({\"orderId\": 42}) through the reflected files, in JSON",
-            "all checks passed"),
-        client.output().lines().toList(),
-        client::output);
+  private Finished bash(String commands) throws Exception {
+    return ForeignClients.run(work, TIMEOUT, DEBIAN, List.of("/bin/bash", "-euc", commands));
   }
 
-  /**
-   * Writes the files {@code rpcx proto} prints under {@code protos}, each under the name its {@code
-   * // file:} line gives, with its text unchanged; returns them.
-   */
-  private static List<Path> export(String address, Path protos) throws IOException {
-    Cli.Run run = Cli.run("proto", address);
-    assertEquals(0, run.exit(), run::toString);
-    Matcher line = FILE_LINE.matcher(run.out());
-    List<Path> files = new ArrayList<>();
-    boolean found = line.find();
-    assertTrue(found, run::toString);
-    while (found) {
-      Path file = protos.resolve(line.group(1));
-      int start = line.end();
-      found = line.find();
-      // Files are printed one after another, an empty line between two.
-      String text = found ? run.out().substring(start, line.start() - 1) : run.out().substring(start);
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, text, StandardCharsets.UTF_8);
-      files.add(file);
-    }
-    return files;
-  }
-
-  private record Finished(int exit, String output) {}
-
-  /** Runs {@code command} to its end (within the timeout), stdout and stderr together. */
-  private static Finished run(List<String> command, Map<String, String> environment)
-      throws IOException, InterruptedException {
-    Path output = Files.createTempFile(directory, "process", ".txt");
-    ProcessBuilder builder =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
-    // Debian's Python with its own packages: none of the caller's PYTHONPATH, PYTHONHOME...
-    builder.environment().keySet().removeIf(name -> name.startsWith("PYTHON"));
-    builder.environment().putAll(environment);
-    Process process = builder.start();
-    if (!process.waitFor(PROCESS_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor();
-      throw new AssertionError(command + " did not end within " + PROCESS_TIMEOUT_SECONDS
-          + " s; its output:\n" + Files.readString(output));
-    }
-    return new Finished(process.exitValue(), Files.readString(output));
-  }
-
-  private static void skipWithoutThePackages() throws IOException, InterruptedException {
-    String packages = "python3-grpcio python3-protobuf protobuf-compiler libprotobuf-dev"
-        + " protobuf-compiler-grpc";
-    List<String> missing = Stream.of(PYTHON, PROTOC, GRPC_PYTHON_PLUGIN,
-            WELL_KNOWN_TYPES.resolve("timestamp.proto"))
-        .filter(path -> !Files.exists(path))
-        .map(Path::toString)
-        .toList();
-    if (missing.isEmpty()) {
-      Finished imports = run(
-          List.of(PYTHON.toString(), "-c", "import grpc, google.protobuf"), Map.of());
-      if (imports.exit() != 0) {
-        missing = List.of(PYTHON + "'s grpc and google.protobuf modules");
-      }
-    }
-    if (!missing.isEmpty()) {
-      abort("needs " + String.join(", ", missing) + ": install the Debian packages " + packages
-          + " (apt-get install " + packages + ")");
-    }
+  /** Debian's Python, with the modules protoc generated in {@code gen}. */
+  private Finished python(String... arguments) throws Exception {
+    List<String> command = new ArrayList<>(List.of(PYTHON.toString()));
+    command.addAll(List.of(arguments));
+    return ForeignClients.run(work, TIMEOUT, Map.of("PYTHONPATH", "gen"), command);
   }
 }
