@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -258,7 +259,10 @@ public final class RpcxServer implements AutoCloseable {
       awaitTerminationUninterruptibly();
       return;
     }
-    long deadline = System.nanoTime() + gracePeriod.toNanos();
+    long start = System.nanoTime();
+    long deadline = start + gracePeriod.toNanos();
+    int callsAtStop = tracker.inFlight();
+    int callsCutOff = 0;
     boolean interrupted = false;
     try {
       if (registration != null) {
@@ -273,10 +277,11 @@ public final class RpcxServer implements AutoCloseable {
       boolean idle = tracker.awaitIdle(deadline);
       boolean closedByClients = transport.awaitConnectionsClosed(deadline);
       if (!idle) {
+        callsCutOff = tracker.inFlight();
         logger.warn(
             "Grace period of {} ms ended with {} calls still running; closing connections",
             gracePeriod.toMillis(),
-            tracker.inFlight());
+            callsCutOff);
       } else if (!closedByClients) {
         logger.info("Closing {} connections that stayed open after shutdown was announced",
             transport.connectionCount());
@@ -285,11 +290,29 @@ public final class RpcxServer implements AutoCloseable {
       interrupted = true;
     } finally {
       terminate(deadline);
-      logger.info("RPCX server on {} stopped", address);
+      logger.info(
+          "RPCX server on {} stopped in {} ms: {}",
+          address,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+          interrupted ? "interrupted while waiting for its calls in flight"
+              : drained(callsAtStop, callsCutOff, gracePeriod));
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** What a stop waited for, for its log line: the calls in flight when it began, and how they ended. */
+  private static String drained(int callsAtStop, int callsCutOff, Duration gracePeriod) {
+    if (callsAtStop == 0 && callsCutOff == 0) {
+      return "no calls were in flight";
+    }
+    String waited = "waited for " + callsAtStop + (callsAtStop == 1 ? " call" : " calls")
+        + " in flight";
+    return callsCutOff == 0
+        ? waited + ", all finished"
+        : waited + "; " + callsCutOff + " still running when the grace period of "
+            + gracePeriod.toMillis() + " ms ended";
   }
 
   /**
@@ -385,6 +408,8 @@ public final class RpcxServer implements AutoCloseable {
     private Duration prefaceTimeout = Duration.ofSeconds(10);
     private int maxConnections = 10_000;
     private Duration idleTimeout = Duration.ofMinutes(10);
+    private Duration maxConnectionAge;
+    private Duration maxConnectionAgeGrace;
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
     private final List<RefusalListener> refusalListeners = new ArrayList<>();
     private ExceptionLogging declaredExceptionLogging = ExceptionLogging.at(Level.DEBUG);
@@ -435,6 +460,25 @@ public final class RpcxServer implements AutoCloseable {
      */
     public Builder idleTimeout(Duration idleTimeout) {
       this.idleTimeout = Checks.positive(idleTimeout, "idleTimeout");
+      return this;
+    }
+
+    /**
+     * Sends GOAWAY on every connection once it is {@code age} old (±10%, so that connections
+     * opened together do not all move at once), then closes it after {@code grace} if calls are
+     * still running on it. Clients move their next calls to a new connection without failing
+     * any: so clients that reach the servers through one address (a TCP load balancer, a
+     * Kubernetes ClusterIP Service) spread onto servers added since they connected, and DNS
+     * clients look the name up again. Default: connections live for ever.
+     *
+     * <pre>{@code
+     * RpcxServer.builder().maxConnectionAge(Duration.ofMinutes(5), Duration.ofSeconds(30))
+     * }</pre>
+     */
+    public Builder maxConnectionAge(Duration age, Duration grace) {
+      Checks.positive(age, "maxConnectionAge");
+      this.maxConnectionAgeGrace = Checks.nonNegative(grace, "maxConnectionAgeGrace");
+      this.maxConnectionAge = age;
       return this;
     }
 
@@ -773,7 +817,9 @@ public final class RpcxServer implements AutoCloseable {
      * {@code v1alpha}), answers on the gRPC side (default on), describing the services by their
      * exported schemas so that {@code grpcurl list}, {@code describe} and calls need no file.
      * Unlike RPCX's own reflection service ({@link #reflection(boolean)}), it is answered by the
-     * gRPC side itself and not through this server's interceptors.
+     * gRPC side itself, without this server's interceptors (an authentication interceptor does not
+     * guard it): it shows the services' shape, never data; turn it off where that shape is
+     * private.
      */
     public Builder grpcReflection(boolean grpcReflection) {
       this.grpcReflection = grpcReflection;
@@ -920,6 +966,8 @@ public final class RpcxServer implements AutoCloseable {
           prefaceTimeout,
           maxConnections,
           idleTimeout,
+          maxConnectionAge,
+          maxConnectionAgeGrace,
           interceptors,
           refusalListeners,
           declaredExceptionLogging,

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BiFunction;
 
 /**
  * The servers a client knows, one {@link Member} per address shared by every service it serves, so
@@ -15,7 +14,18 @@ import java.util.function.BiFunction;
  * safe.
  */
 public final class Members {
-  private final BiFunction<String, Integer, ServerLink> channels;
+
+  /** Opens the channel to a server. */
+  @FunctionalInterface
+  public interface Links {
+    /**
+     * A channel to {@code host:port}; {@code disconnected} runs, holding no lock, whenever a
+     * connection in use is lost or an attempt to connect fails.
+     */
+    ServerLink open(String host, int port, Runnable disconnected);
+  }
+
+  private final Links channels;
   private final Ejection ejection;
   private final ScheduledExecutorService scheduler;
   private final Map<String, Member> byAddress = new HashMap<>();
@@ -26,7 +36,7 @@ public final class Members {
    * ejected servers.
    */
   public Members(
-      BiFunction<String, Integer, ServerLink> channels,
+      Links channels,
       Ejection ejection,
       ScheduledExecutorService scheduler) {
     this.channels = channels;
@@ -34,22 +44,29 @@ public final class Members {
     this.scheduler = scheduler;
   }
 
-  /** The member at {@code host:port}, created if no cluster lists it yet. */
-  synchronized Member acquire(String address, String host, int port) {
+  /**
+   * The member at {@code host:port}, created if no cluster lists it yet; {@code cluster} hears
+   * when its connection is lost, until it releases the member.
+   */
+  synchronized Member acquire(String address, String host, int port, ServiceCluster cluster) {
     Member member =
         byAddress.computeIfAbsent(
             address,
             key -> {
-              ServerLink link = channels.apply(host, port);
+              Member[] created = new Member[1];
+              ServerLink link = channels.open(host, port, () -> created[0].disconnected());
               // Named as the link names itself: host:port, or an in-process server's name.
-              return new Member(link.address(), link, ejection, scheduler, ejections);
+              created[0] = new Member(link.address(), link, ejection, scheduler, ejections);
+              return created[0];
             });
     member.references++;
+    member.clusters.add(cluster);
     return member;
   }
 
-  /** A cluster no longer lists {@code member}; the last one to let go retires its channel. */
-  synchronized void release(Member member) {
+  /** {@code cluster} no longer lists {@code member}; the last one to let go retires its channel. */
+  synchronized void release(Member member, ServiceCluster cluster) {
+    member.clusters.remove(cluster);
     if (--member.references == 0 && byAddress.values().remove(member)) {
       member.retire();
       member.channel().retire();

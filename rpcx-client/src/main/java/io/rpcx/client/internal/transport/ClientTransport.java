@@ -81,9 +81,14 @@ public final class ClientTransport {
             (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
   }
 
-  /** A new channel to {@code host:port}; it connects on its first call. */
-  public ServerLink open(String host, int port) {
-    ServerConnector connector = new ServerConnector(host, port, bootstrap, settings, this);
+  /**
+   * A new channel to {@code host:port}; it connects on its first call. {@code disconnected} runs
+   * (on a network thread, holding no lock) when a connection in use is lost or the server sends
+   * GOAWAY, and when a connection attempt fails.
+   */
+  public ServerLink open(String host, int port, Runnable disconnected) {
+    ServerConnector connector =
+        new ServerConnector(host, port, bootstrap, settings, this, disconnected);
     connectors.add(connector);
     if (closed) {
       connector.close();

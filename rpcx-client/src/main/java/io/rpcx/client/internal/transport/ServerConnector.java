@@ -26,6 +26,8 @@ final class ServerConnector implements ServerLink {
   private final ClientTransport.Settings settings;
   private final ClientTransport transport;
   private final Backoff backoff;
+  /** Told when a connection in use is lost or a connection attempt fails, outside any lock. */
+  private final Runnable disconnected;
   private volatile ClientConnection current;
   /** The connection of a retired connector while its calls end. */
   private volatile ClientConnection retiring;
@@ -39,8 +41,10 @@ final class ServerConnector implements ServerLink {
       int port,
       Bootstrap bootstrap,
       ClientTransport.Settings settings,
-      ClientTransport transport) {
+      ClientTransport transport,
+      Runnable disconnected) {
     this.host = host;
+    this.disconnected = disconnected;
     this.port = port;
     this.address =
         settings.inProcessName != null
@@ -192,18 +196,31 @@ final class ServerConnector implements ServerLink {
   }
 
   /** A connection attempt failed: the next waits for the backoff. */
-  synchronized void connectFailed(ClientConnection connection, RpcxException cause) {
-    if (current == connection) {
-      current = null;
+  void connectFailed(ClientConnection connection, RpcxException cause) {
+    synchronized (this) {
+      if (current == connection) {
+        current = null;
+      }
+      retryAtNanos = System.nanoTime() + backoff.nextDelayNanos();
+      lastFailure = cause;
     }
-    retryAtNanos = System.nanoTime() + backoff.nextDelayNanos();
-    lastFailure = cause;
+    disconnected.run();
   }
 
-  /** Forgets {@code connection} if it is the current one, so the next call opens a new one. */
-  synchronized void detach(ClientConnection connection) {
-    if (current == connection) {
-      current = null;
+  /**
+   * Forgets {@code connection} if it is the current one (it closed, or the server sent GOAWAY), so
+   * the next call opens a new one.
+   */
+  void detach(ClientConnection connection) {
+    boolean lost;
+    synchronized (this) {
+      lost = current == connection;
+      if (lost) {
+        current = null;
+      }
+    }
+    if (lost) {
+      disconnected.run();
     }
   }
 
