@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Runs the measurements of docs/BENCHMARKS.md. Raw results (JMH JSON and logs, the stress tool's
 # CSV, HTML and PNG charts) go to OUT, by default rpcx-benchmarks/results/<date>-<phases>-<commit>/,
-# which git ignores; OUT/summary.md is what to keep: the command, the machine, JmhSummary's and
-# StreamSummary's tables, the codec sizes, the stress summaries and every JMH result (JmhTable).
+# which git ignores; OUT/summary.md is what to keep: the command, the machine, JmhSummary's,
+# StreamSummary's and GrpcEndpointSummary's tables, the codec sizes, the stress summaries and every
+# JMH result (JmhTable).
 # Publishing a run = copying summary.md (and small CSVs) to docs/benchmarks/<date>-<name>/.
 # About 3 hours on 2 cores (targets ~25 min, matrix ~80, codec ~6, stress-quick ~8, stress-990
 # ~40); run it on an otherwise idle machine.
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
 #   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order; also
 #     "observability", ~10 min, "baselines", ~40 min, "costs", ~25 min, "warmup", ~6 min,
-#     "virtual-threads", ~12 min, and "streams", ~45 min, not in the default list)
+#     "virtual-threads", ~12 min, "streams", ~45 min, and "grpc-endpoint", ~30 min, not in the
+#     default list)
 #   VT_JAVA=/path/to/jdk-21+/bin/java (default: the newest JDK 21+ under /usr/lib/jvm) runs the
 #     virtual-threads phase; VT_ARGS="-f 3 -wi 3 -w 3s -i 5 -r 3s" (default) its JMH lengths
 #   MATRIX_ARGS="-f 1 -wi 2 -w 3s -i 3 -r 4s" (default) JMH lengths of the matrix phase
 #   STREAM_ARGS="-f 3 -wi 3 -w 3s -i 5 -r 3s" (default) JMH lengths of the streams phase's main run
+#   GRPC_ARGS="-f 3 -wi 5 -w 3s -i 5 -r 3s" (default) JMH lengths of the grpc-endpoint phase (its
+#     server JVMs compile while the first warm-up iterations run, and ServerCpuProfiler has no
+#     figure for a fork's first iteration: keep 15 s of warm-up)
 #   STRESS_RUNS=10 (default, the paper's) runs per cell of stress-990, the first dropped
 #   OUT=<dir>: where to write; invocations may share one OUT, and its summary then has every
 #     invocation's command and every phase's results
@@ -24,7 +29,7 @@ if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then
 fi
 cd "$(dirname "$0")/.."
 source rpcx-benchmarks/results.sh
-command="$(command_line "OUT PHASES VT_JAVA VT_ARGS MATRIX_ARGS STREAM_ARGS STRESS_RUNS" \
+command="$(command_line "OUT PHASES VT_JAVA VT_ARGS MATRIX_ARGS STREAM_ARGS GRPC_ARGS STRESS_RUNS" \
   rpcx-benchmarks/run-report.sh "$@")"
 phases="${PHASES:-targets matrix codec stress-quick stress-990}"
 name=report
@@ -35,6 +40,7 @@ out="${OUT:-$(results_dir "$name")}"
 jar=rpcx-benchmarks/target/benchmarks.jar
 matrix_args="${MATRIX_ARGS:--f 1 -wi 2 -w 3s -i 3 -r 4s}"
 stream_args="${STREAM_ARGS:--f 3 -wi 3 -w 3s -i 5 -r 3s}"
+grpc_args="${GRPC_ARGS:--f 3 -wi 5 -w 3s -i 5 -r 3s}"
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -ntp -DskipTests package -pl rpcx-benchmarks -am
 fi
@@ -143,6 +149,22 @@ for phase in $phases; do
         -p system=rpcx,grpc,grpc-ready,grpc-batch,grpc-ready-batch,netty -p payload=text16,text1k \
         -f 1 -wi 3 -w 2s -i 3 -r 2s
       ;;
+    grpc-endpoint)
+      # Issue 28's speed comparison: the same grpc-java client (stubs generated from RPCX's export)
+      # calling grpc-java's own server of that service (grpc-exported) and RPCX's gRPC endpoint
+      # (grpc-on-rpcx), beside RPCX's own protocol (rpcx) and grpc-java on its hand-written schema
+      # (grpc-native); echo16 and one OrderInfo at 1 and 32 caller threads. Each server runs in a
+      # JVM of its own (-Xms2g -Xmx2g -XX:+AlwaysPreTouch; the client's fork keeps RpcBenchmark's
+      # 4 GiB pre-touched heap, -jvmArgsPrepend adds to it), so the CPU time per call is the server
+      # JVM's (ServerCpuProfiler) and the client JVM's (ProcessCpuProfiler) apart; both read the
+      # kernel's counters once per iteration, so the calls/s of the same run are reported.
+      # shellcheck disable=SC2086 # grpc_args is a list of JMH options
+      jmh grpc-endpoint 'ThroughputBenchmark\.threads0(01|32)$' -p workload=echo16,order \
+        -p system=grpc-exported,grpc-on-rpcx,rpcx,grpc-native \
+        -jvmArgsPrepend -Drpcx.bench.server=own-jvm \
+        -prof io.rpcx.benchmarks.jmh.ServerCpuProfiler -prof io.rpcx.benchmarks.jmh.ProcessCpuProfiler \
+        $grpc_args
+      ;;
     matrix)
       # Every system x workload x thread count, throughput and latency, 1 fork each.
       jmh matrix-payloads '(Throughput|Latency)Benchmark' \
@@ -186,6 +208,7 @@ files=("$out"/jmh-matrix-*.json.gz "$out"/jmh-codec*.json.gz "$out"/jmh-targets-
   "$out"/jmh-observability-*.json.gz "$out"/jmh-baselines-*.json.gz "$out"/jmh-costs-*.json.gz
   "$out"/jmh-warmup-*.json.gz)
 streams=("$out"/jmh-streams*.json.gz)
+grpc_endpoint=("$out"/jmh-grpc-endpoint*.json.gz)
 all=("$out"/jmh-*.json.gz)
 {
   cat "$out/runs.md"
@@ -197,6 +220,12 @@ all=("$out"/jmh-*.json.gz)
   if ((${#streams[@]})); then
     echo "## Server streams"
     java -cp "$jar" io.rpcx.benchmarks.report.StreamSummary "${streams[@]}"
+    echo
+  fi
+  if ((${#grpc_endpoint[@]})); then
+    echo "## gRPC: one grpc-java client, grpc-java's server and RPCX's endpoint (issue 28)"
+    echo
+    java -cp "$jar" io.rpcx.benchmarks.report.GrpcEndpointSummary "${grpc_endpoint[@]}"
     echo
   fi
   if [[ -f "$out/codec-sizes.md" ]]; then

@@ -22,6 +22,7 @@ import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServiceInstances;
 import io.rpcx.server.internal.dispatch.Workers;
 import io.rpcx.server.internal.registration.Registration;
+import io.rpcx.server.internal.grpc.GrpcRoutes;
 import io.rpcx.server.internal.transport.ServerTransport;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -95,6 +96,8 @@ public final class RpcxServer implements AutoCloseable {
   private final Workers workers;
   private State state = State.NEW;
   private ServerTransport transport;
+  /** What gRPC answers, or null when the port serves RPCX only. */
+  private GrpcRoutes grpcRoutes;
   /** Set once the server started; read by {@link #stats()} from any thread. */
   private volatile RequestDispatcher dispatcher;
   /** The bound address: an {@link InetSocketAddress}, or an in-process one. */
@@ -136,7 +139,11 @@ public final class RpcxServer implements AutoCloseable {
               config.refusalListeners(),
               config.connection().maxStreamWindow(),
               config.connection().maxStreamBufferedBytes());
-      transport = new ServerTransport(config, dispatcher);
+      grpcRoutes =
+          config.grpc() && config.connection().inProcessName() == null
+              ? GrpcRoutes.of(services.models(), config.grpcHealth(), config.grpcReflection())
+              : null;
+      transport = new ServerTransport(config, dispatcher, grpcRoutes);
       address = transport.bind(config.bindAddress(), config.port());
       state = State.RUNNING;
       logger.info(
@@ -280,6 +287,9 @@ public final class RpcxServer implements AutoCloseable {
       if (registration != null) {
         registration.withdraw(); // clients stop choosing this server; GOAWAY moves the rest
       }
+      if (grpcRoutes != null && grpcRoutes.health() != null) {
+        grpcRoutes.health().stopServing(); // health watchers and probes see NOT_SERVING first
+      }
       // GOAWAY first: once the port refuses, calls on open connections are refused as well.
       transport.goAwayAll("the server is shutting down");
       transport.stopAccepting();
@@ -400,6 +410,9 @@ public final class RpcxServer implements AutoCloseable {
     private Executor executor;
     private boolean direct;
     private boolean reflection;
+    private boolean grpc = true;
+    private boolean grpcHealth = true;
+    private boolean grpcReflection = true;
     private int workerThreads = ServerConfig.DEFAULT_WORKER_THREADS;
     private int maxQueuedCalls = ServerConfig.DEFAULT_MAX_QUEUED_CALLS;
     /** 0: no virtual threads chosen. */
@@ -828,6 +841,44 @@ public final class RpcxServer implements AutoCloseable {
     }
 
     /**
+     * Whether the port answers gRPC too (default on): a connection that opens with the HTTP/2
+     * preface (or, over TLS, negotiates {@code h2} by ALPN) is served as gRPC, so grpc-java,
+     * grpcurl, clients in other languages and Kubernetes {@code grpc:} probes call the same
+     * services, as the gRPC services of their exported schemas ({@code rpcx proto}); docs/GRPC.md
+     * has the mapping. {@code false} serves RPCX's own protocol only. An in-process server has no
+     * port and serves no gRPC.
+     */
+    public Builder grpc(boolean grpc) {
+      this.grpc = grpc;
+      return this;
+    }
+
+    /**
+     * Whether gRPC's standard health service, {@code grpc.health.v1.Health}, answers on the gRPC
+     * side (default on): {@code Check} and {@code Watch} for the whole server ({@code ""}) and per
+     * service, each {@code SERVING} until {@link RpcxServer#stop()} begins, then {@code
+     * NOT_SERVING}. Kubernetes {@code grpc:} probes call it.
+     */
+    public Builder grpcHealth(boolean grpcHealth) {
+      this.grpcHealth = grpcHealth;
+      return this;
+    }
+
+    /**
+     * Whether gRPC's standard reflection service, {@code grpc.reflection.v1.ServerReflection} (and
+     * {@code v1alpha}), answers on the gRPC side (default on), describing the services by their
+     * exported schemas so that {@code grpcurl list}, {@code describe} and calls need no file.
+     * Unlike RPCX's own reflection service ({@link #reflection(boolean)}), it is answered by the
+     * gRPC side itself, without this server's interceptors (an authentication interceptor does not
+     * guard it): it shows the services' shape, never data; turn it off where that shape is
+     * private.
+     */
+    public Builder grpcReflection(boolean grpcReflection) {
+      this.grpcReflection = grpcReflection;
+      return this;
+    }
+
+    /**
      * Runs implementations on the server's own pool of platform threads ({@link
      * #workerThreads(int)}, {@link #maxQueuedCalls(int)}): the default before Java 24, chosen here
      * by name on any Java. Setting the pool's sizes chooses it too. Cannot be combined with {@link
@@ -959,6 +1010,9 @@ public final class RpcxServer implements AutoCloseable {
           executor,
           direct,
           reflection,
+          grpc,
+          grpcHealth,
+          grpcReflection,
           workerThreads,
           maxQueuedCalls,
           virtualThreadCallsToUse(),

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.TlsConfig.Provider;
+import io.rpcx.internal.testing.TestCertificates;
 import io.rpcx.server.RpcxServer;
 import java.net.Socket;
 import java.nio.file.Path;

@@ -25,7 +25,15 @@ public final class Deployment implements AutoCloseable {
    * Starts {@code system}'s server, then connects its client; on failure closes what it started.
    */
   public static Deployment start(BenchmarkSystem system) throws Exception {
-    BenchmarkServer server = system.startServer();
+    return connect(system, system.startServer());
+  }
+
+  /**
+   * Connects {@code system}'s client to {@code server}, a server of that system started elsewhere
+   * (such as a {@link ServerJvm}); on failure closes the server.
+   */
+  public static Deployment connect(BenchmarkSystem system, BenchmarkServer server)
+      throws Exception {
     try {
       return new Deployment(system, server, system.connect(server.port()));
     } catch (Exception | Error e) {

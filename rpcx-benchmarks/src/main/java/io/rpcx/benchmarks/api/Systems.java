@@ -2,6 +2,7 @@ package io.rpcx.benchmarks.api;
 
 import io.rpcx.benchmarks.dubbo.DubboSystem;
 import io.rpcx.benchmarks.feign.FeignSystem;
+import io.rpcx.benchmarks.grpc.GrpcExportSystem;
 import io.rpcx.benchmarks.grpc.GrpcSystem;
 import io.rpcx.benchmarks.netty.NettySystem;
 import io.rpcx.benchmarks.rpcx.Observability;
@@ -29,6 +30,8 @@ public final class Systems {
   static {
     register(GrpcSystem.withPojos());
     register(GrpcSystem.withNativeMessages());
+    register(GrpcExportSystem.onGrpcJava());
+    register(GrpcExportSystem.onRpcx());
     register(new DubboSystem());
     register(new FeignSystem());
     register(NettySystem.batching());

@@ -161,6 +161,12 @@ public final class RpcxSystem implements BenchmarkSystem {
     RpcxClient.Builder builder =
         RpcxClient.builder().target("127.0.0.1", port).defaultTimeout(Duration.ofSeconds(60));
     Observability.Registries observed = registries;
+    if (observability != Observability.NONE && observed == null) {
+      throw new IllegalStateException(
+          name()
+              + ": the client records into the registries of a server started in this JVM;"
+              + " this one has none (a server in a JVM of its own, -Drpcx.bench.server=own-jvm?)");
+    }
     if (observability == Observability.METERS) {
       builder.intercept(RpcxClientMeters.interceptor(observed.meters()));
     } else if (observed != null) {

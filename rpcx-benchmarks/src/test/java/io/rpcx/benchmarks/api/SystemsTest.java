@@ -38,6 +38,8 @@ class SystemsTest {
         "rpcx-tracing-unsampled",
         "grpc",
         "grpc-native",
+        "grpc-exported",
+        "grpc-on-rpcx",
         "dubbo",
         "feign"
       })
@@ -121,7 +123,7 @@ class SystemsTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Systems.get("thrift"));
     assertEquals(
-        "unknown system 'thrift'; registered: grpc, grpc-native, dubbo, feign, netty,"
+        "unknown system 'thrift'; registered: grpc, grpc-native, grpc-exported, grpc-on-rpcx, dubbo, feign, netty,"
             + " netty-flush-per-call, rpcx, rpcx-direct, rpcx-virtual, rpcx-meters, rpcx-metrics,"
             + " rpcx-tracing, rpcx-tracing-unsampled",
         e.getMessage());

@@ -163,16 +163,33 @@ class ProtoSchemasTest {
     FieldDescriptor query = findItems.findFieldByName("query");
     FieldDescriptor limit = findItems.findFieldByName("limit");
     assertEquals(List.of(1, 2), List.of(query.getNumber(), limit.getNumber()));
+    // gRPC's request: the arguments as fields, scalars with presence (0 is sent, absent is null).
+    assertTrue(query.hasPresence() && limit.hasPresence());
+    // RPCX's own protocol: each argument's value message, nested in the request message.
+    Descriptor queryArgumentType = findItems.findNestedTypeByName("QueryArgument");
+    Descriptor limitArgumentType = findItems.findNestedTypeByName("LimitArgument");
     DynamicMessage queryArgument =
-        DynamicMessage.newBuilder(query.getMessageType())
-            .setField(query.getMessageType().findFieldByName("value"), "pens")
+        DynamicMessage.newBuilder(queryArgumentType)
+            .setField(queryArgumentType.findFieldByName("value"), "pens")
             .build();
     DynamicMessage limitArgument =
-        DynamicMessage.newBuilder(limit.getMessageType())
-            .setField(limit.getMessageType().findFieldByName("value"), 10)
+        DynamicMessage.newBuilder(limitArgumentType)
+            .setField(limitArgumentType.findFieldByName("value"), 10)
             .build();
     assertEquals("pens", CodecTesting.decode(codecs, String.class, queryArgument.toByteArray(), null));
     assertEquals(10, CodecTesting.decode(codecs, int.class, limitArgument.toByteArray(), null));
+    // Zero, false and empty are values, not null: proto3 optional writes them.
+    DynamicMessage zero =
+        DynamicMessage.newBuilder(limitArgumentType)
+            .setField(limitArgumentType.findFieldByName("value"), 0)
+            .build();
+    assertEquals(2, zero.toByteArray().length, "field 1 = 0 is written");
+    assertEquals(0, CodecTesting.decode(codecs, Integer.class, zero.toByteArray(), null));
+    DynamicMessage empty =
+        DynamicMessage.newBuilder(queryArgumentType)
+            .setField(queryArgumentType.findFieldByName("value"), "")
+            .build();
+    assertEquals("", CodecTesting.decode(codecs, String.class, empty.toByteArray(), null));
 
     Descriptor item = message("ItemRecord");
     DynamicMessage pen =
@@ -252,18 +269,19 @@ class ProtoSchemasTest {
     assertTrue(
         proto.contains(
             "// find-items(string query, int32 limit) -> list<ItemRecord>\n"
-                + "// RPCXRequest{service: \"shop.v1.Catalog\", method: \"find-items\", arguments: one"
-                + " Argument per field, in field order}\n"
+                + "// gRPC: the request message. RPCX: RPCXRequest{service: \"shop.v1.Catalog\","
+                + " method: \"find-items\", arguments: one Argument per argument, in order}\n"
                 + "// Idempotent: a client may retry it.\n"
                 + "// Timeout: 2000 ms.\n"
                 + "message Find_itemsRequest {\n"
-                + "  // arguments[0]: Argument{type: \"string\", value: this message}\n"
-                + "  Find_itemsRequest.QueryArgument query = 1;\n"
-                + "  // arguments[1]: Argument{type: \"int32\", value: this message}\n"
-                + "  Find_itemsRequest.LimitArgument limit = 2;\n"
+                + "  // argument 0: string\n"
+                + "  optional string query = 1;\n"
+                + "  // argument 1: int32\n"
+                + "  optional int32 limit = 2;\n"
                 + "\n"
+                + "  // RPCX: arguments[0] is Argument{type: \"string\", value: this message}\n"
                 + "  message QueryArgument {\n"
-                + "    string value = 1;\n"
+                + "    optional string value = 1;\n"
                 + "  }\n"),
         proto);
     assertTrue(
@@ -280,6 +298,12 @@ class ProtoSchemasTest {
     assertTrue(proto.contains("  repeated MapOfUuidToInt32.Entry entries = 1;\n"), proto);
     assertTrue(proto.contains("    .shop.v1.Catalog.Everything value = 1;\n"), proto);
     assertTrue(proto.contains("  .google.protobuf.Timestamp at = 2;\n"), proto);
+    assertTrue(proto.contains("\nservice Catalog {\n"), proto);
+    assertTrue(
+        proto.contains(
+            "  // find-items(string query, int32 limit) -> list<ItemRecord>\n"
+                + "  rpc find_items(Find_itemsRequest) returns (Find_itemsReply);\n"),
+        proto);
   }
 
   @Test
@@ -337,20 +361,27 @@ class ProtoSchemasTest {
   }
 
   @Test
-  void aStreamArgumentIsNoFieldOfTheRequestAndItsElementsHaveAMessageOfTheirOwn() throws Exception {
+  void aStreamArgumentIsAFieldOfTheGrpcRequestAndItsRpcxElementsHaveAMessageOfTheirOwn()
+      throws Exception {
     ProtoSchemas stock = ProtoSchemas.of(Stock.class);
     MethodDescription restock = stock.describe("shop.v1.Stock").method("restock");
     assertEquals("stream<ItemRecord>", restock.parameters().get(1).type());
     assertEquals("int64", restock.resultType());
     String proto = stock.protoFiles("shop.v1.Stock").get("shop/v1/Stock.proto");
     FileDescriptor file = stock.fileDescriptor("shop.v1.Stock");
-    // The request keeps field i for argument i; the stream argument has no field.
+    // The request keeps field i for argument i: for gRPC, the stream argument's field carries
+    // one element in each message after the first (which holds the other arguments).
     Descriptor request = file.findMessageTypeByName("RestockRequest");
-    assertEquals(1, request.getFields().size());
+    assertEquals(2, request.getFields().size());
     assertEquals(1, request.getFields().get(0).getNumber());
+    assertEquals("shop.v1.Stock.ItemRecord", request.getFields().get(1).getMessageType().getFullName());
+    assertTrue(proto.contains("service Stock {\n"), proto);
+    assertTrue(
+        proto.contains("  rpc restock(stream RestockRequest) returns (RestockReply);\n"), proto);
+    assertTrue(proto.contains("  rpc check(stream CheckRequest) returns (stream CheckReply);\n"), proto);
     assertTrue(
         proto.contains(
-            "// StreamMessage.value of the stream argument " + restock.parameters().get(1).name()
+            "// RPCX: StreamMessage.value of the stream argument " + restock.parameters().get(1).name()
                 + " (stream<ItemRecord>) of"
                 + " shop.v1.Stock/restock:\n"
                 + "// its Argument in the request is {type: \"stream<ItemRecord>\"} without a value;"
@@ -365,7 +396,7 @@ class ProtoSchemasTest {
     assertEquals("stream<string>", stock.describe("shop.v1.Stock").method("check").resultType());
     assertTrue(proto.contains("a bidirectional stream (stream<string>)"), proto);
     assertTrue(file.findMessageTypeByName("CheckStreamArgument") != null);
-    assertEquals(0, file.findMessageTypeByName("CheckRequest").getFields().size());
+    assertEquals(1, file.findMessageTypeByName("CheckRequest").getFields().size());
   }
 
   /** A server stream: each STREAM_MESSAGE carries an element as a reply carries a result. */
@@ -383,10 +414,10 @@ class ProtoSchemasTest {
     String proto = feed.protoFiles("shop.v1.Feed").get("shop/v1/Feed.proto");
     assertTrue(
         proto.contains(
-            "// StreamMessage.value of shop.v1.Feed/watch, a server stream (stream<ItemRecord>):\n"
-                + "// the server answers with STREAM_MESSAGE frames, each carrying one element in"
-                + " field 1\n"
-                + "// (absent when it is null), then STREAM_END (docs/PROTOCOL.md, section 5).\n"
+            "// The stream of shop.v1.Feed/watch, a server stream (stream<ItemRecord>): one"
+                + " element in each message, in field 1 (absent when it is null).\n"
+                + "// RPCX: StreamMessage.value of each STREAM_MESSAGE, then STREAM_END"
+                + " (docs/PROTOCOL.md, section 5).\n"
                 + "message WatchReply {\n"
                 + "  ItemRecord value = 1;\n"
                 + "}\n"),
@@ -402,8 +433,8 @@ class ProtoSchemasTest {
   void namesThatCollideAsProtobufNamesAreMadeUnique() throws Exception {
     FileDescriptor clashes = ProtoSchemas.of(Clashes.class).fileDescriptor("clashes");
     Descriptor both = clashes.findMessageTypeByName("BothRequest");
-    Descriptor list = both.findFieldByName("items").getMessageType().findFieldByName("value").getMessageType();
-    Descriptor record = both.findFieldByName("named").getMessageType().findFieldByName("value").getMessageType();
+    Descriptor list = both.findFieldByName("items").getMessageType();
+    Descriptor record = both.findFieldByName("named").getMessageType();
     assertEquals(
         List.of("values", "nullPositions"),
         list.getFields().stream().map(FieldDescriptor::getName).toList());
@@ -415,7 +446,7 @@ class ProtoSchemasTest {
         cased.getNestedTypes().stream().map(Descriptor::getName).toList());
     DynamicMessage named =
         DynamicMessage.parseFrom(
-            both.findFieldByName("named").getMessageType(),
+            both.findNestedTypeByName("NamedArgument"),
             CodecTesting.encode(codecs, Clashes.ListOfItemRecord.class, new Clashes.ListOfItemRecord("fragile")));
     assertEquals("fragile", field((Message) field(named, "value"), "note"));
   }

@@ -13,17 +13,18 @@ import java.util.Map;
  * argument type descriptors) are encoded once into byte arrays and copied per call.
  */
 public final class RequestWriter {
-  static final int REQUEST_ID = 1;
-  static final int SERVICE = 2;
-  static final int METHOD = 3;
-  static final int ARGUMENTS = 4;
-  static final int TIMEOUT_MILLIS = 5;
-  static final int METADATA = 6;
-  static final int INITIAL_CREDIT = 7;
-  static final int ARGUMENT_TYPE = 1;
-  static final int ARGUMENT_VALUE = 2;
-  static final int ENTRY_KEY = 1;
-  static final int ENTRY_VALUE = 2;
+  // The field numbers of RPCXRequest, Argument and a metadata entry (rpcx.proto).
+  public static final int REQUEST_ID = 1;
+  public static final int SERVICE = 2;
+  public static final int METHOD = 3;
+  public static final int ARGUMENTS = 4;
+  public static final int TIMEOUT_MILLIS = 5;
+  public static final int METADATA = 6;
+  public static final int INITIAL_CREDIT = 7;
+  public static final int ARGUMENT_TYPE = 1;
+  public static final int ARGUMENT_VALUE = 2;
+  public static final int ENTRY_KEY = 1;
+  public static final int ENTRY_VALUE = 2;
 
   private RequestWriter() {}
 

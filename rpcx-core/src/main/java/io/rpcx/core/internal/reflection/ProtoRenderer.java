@@ -4,11 +4,14 @@ import com.google.protobuf.DescriptorProtos.DescriptorProto;
 import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.DescriptorProtos.MessageOptions;
+import com.google.protobuf.DescriptorProtos.MethodDescriptorProto;
+import com.google.protobuf.DescriptorProtos.OneofDescriptorProto;
+import com.google.protobuf.DescriptorProtos.ServiceDescriptorProto;
 import java.util.Locale;
 
 /**
  * Writes a {@link ProtoFile} both as {@code .proto} text and as a {@code FileDescriptorProto}, from
- * the same messages, so the two cannot disagree.
+ * the same messages and services, so the two cannot disagree.
  */
 final class ProtoRenderer {
   private ProtoRenderer() {}
@@ -22,6 +25,20 @@ final class ProtoRenderer {
             .addAllDependency(file.imports());
     for (ProtoMessage message : file.messages()) {
       proto.addMessageType(descriptor(message, "." + file.packageName() + "." + message.name()));
+    }
+    for (ProtoService service : file.services()) {
+      ServiceDescriptorProto.Builder built =
+          ServiceDescriptorProto.newBuilder().setName(service.name());
+      for (ProtoService.Rpc rpc : service.rpcs()) {
+        built.addMethod(
+            MethodDescriptorProto.newBuilder()
+                .setName(rpc.name())
+                .setInputType("." + file.packageName() + "." + rpc.request())
+                .setOutputType("." + file.packageName() + "." + rpc.reply())
+                .setClientStreaming(rpc.clientStreaming())
+                .setServerStreaming(rpc.serverStreaming()));
+      }
+      proto.addService(built);
     }
     return proto.build();
   }
@@ -40,6 +57,11 @@ final class ProtoRenderer {
                   field.repeated()
                       ? FieldDescriptorProto.Label.LABEL_REPEATED
                       : FieldDescriptorProto.Label.LABEL_OPTIONAL);
+      if (field.optional()) {
+        // proto3 presence: a synthetic one-field oneof, named as protoc names it.
+        built.setProto3Optional(true).setOneofIndex(proto.getOneofDeclCount());
+        proto.addOneofDecl(OneofDescriptorProto.newBuilder().setName("_" + field.name()));
+      }
       if (field.mapEntry() != null) {
         proto.addNestedType(descriptor(field.mapEntry(), fullName + "." + field.mapEntry().name()));
         built.setType(FieldDescriptorProto.Type.TYPE_MESSAGE)
@@ -71,6 +93,24 @@ final class ProtoRenderer {
       out.append('\n');
       message(out, message, file.packageName(), "");
     }
+    for (ProtoService service : file.services()) {
+      out.append('\n');
+      comment(out, "", service.comment());
+      out.append("service ").append(service.name()).append(" {\n");
+      for (ProtoService.Rpc rpc : service.rpcs()) {
+        comment(out, "  ", rpc.comment());
+        out.append("  rpc ")
+            .append(rpc.name())
+            .append('(')
+            .append(rpc.clientStreaming() ? "stream " : "")
+            .append(rpc.request())
+            .append(") returns (")
+            .append(rpc.serverStreaming() ? "stream " : "")
+            .append(rpc.reply())
+            .append(");\n");
+      }
+      out.append("}\n");
+    }
     return out.toString();
   }
 
@@ -92,6 +132,8 @@ final class ProtoRenderer {
       } else {
         if (field.repeated()) {
           out.append("repeated ");
+        } else if (field.optional()) {
+          out.append("optional ");
         }
         out.append(typeName(field, packageName, nested));
       }

@@ -29,16 +29,25 @@ public final class ServiceExport {
   private final Map<String, String> protoFiles;
   private final FileDescriptorSet descriptorSet;
   private final Descriptors.FileDescriptor fileDescriptor;
+  private final String grpcService;
+  private final Map<String, String> grpcMethods;
 
   private ServiceExport(
       ServiceDescription description,
       Map<String, String> protoFiles,
       FileDescriptorSet descriptorSet,
-      Descriptors.FileDescriptor fileDescriptor) {
+      Descriptors.FileDescriptor fileDescriptor,
+      ProtoService grpc) {
     this.description = description;
     this.protoFiles = protoFiles;
     this.descriptorSet = descriptorSet;
     this.fileDescriptor = fileDescriptor;
+    this.grpcService = fileDescriptor.getPackage() + "." + grpc.name();
+    Map<String, String> methods = new LinkedHashMap<>();
+    for (ProtoService.Rpc rpc : grpc.rpcs()) {
+      methods.put(rpc.name(), rpc.method());
+    }
+    this.grpcMethods = java.util.Collections.unmodifiableMap(methods);
   }
 
   /**
@@ -77,7 +86,8 @@ public final class ServiceExport {
     Descriptors.FileDescriptor built = build(ProtoRenderer.descriptor(file), dependencies);
     FileDescriptorSet.Builder set = FileDescriptorSet.newBuilder();
     addInDependencyOrder(built, set, new java.util.HashSet<>());
-    return new ServiceExport(service.description(), orderedCopy(texts), set.build(), built);
+    return new ServiceExport(
+        service.description(), orderedCopy(texts), set.build(), built, file.services().get(0));
   }
 
   private static Map<String, String> orderedCopy(Map<String, String> texts) {
@@ -126,7 +136,8 @@ public final class ServiceExport {
         List.of(),
         List.of(
             ProtoMessage.of("Date", "RPCX date: Java's LocalDate.", date),
-            ProtoMessage.of("DateTime", "RPCX datetime: Java's LocalDateTime.", dateTime)));
+            ProtoMessage.of("DateTime", "RPCX datetime: Java's LocalDateTime.", dateTime)),
+        List.of());
   }
 
   private static String envelopeText() {
@@ -153,6 +164,16 @@ public final class ServiceExport {
   /** The service's file and every file it imports, dependencies first. */
   public FileDescriptorSet fileDescriptorSet() {
     return descriptorSet;
+  }
+
+  /** The full name of the gRPC service the file defines: {@code package.Service}. */
+  public String grpcService() {
+    return grpcService;
+  }
+
+  /** The RPCX method each rpc of {@link #grpcService()} calls, by rpc name, in order. */
+  public Map<String, String> grpcMethods() {
+    return grpcMethods;
   }
 
   /** The service's file, resolved: its messages can build {@code DynamicMessage}s. */

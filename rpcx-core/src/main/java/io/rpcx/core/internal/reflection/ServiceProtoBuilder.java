@@ -78,65 +78,109 @@ final class ServiceProtoBuilder {
       }
     }
     List<ProtoMessage> methodMessages = new ArrayList<>();
+    List<ProtoService.Rpc> rpcs = new ArrayList<>();
+    Set<String> rpcNames = new TreeSet<>();
     for (MethodDescription method : description.methods()) {
       String base = capitalize(identifier(method.name()));
-      methodMessages.add(request(method, unique(base + "Request", taken)));
-      methodMessages.add(reply(method, unique(base + "Reply", taken)));
+      ProtoMessage request = request(method, unique(base + "Request", taken));
+      ProtoMessage reply = reply(method, unique(base + "Reply", taken));
+      methodMessages.add(request);
+      methodMessages.add(reply);
+      boolean clientStreams = false;
       for (int i = 0; i < method.parameters().size(); i++) {
         ParameterDescription parameter = method.parameters().get(i);
         if (isStream(parameter.type())) {
+          clientStreams = true;
           methodMessages.add(
               streamArgument(method, i, unique(base + "StreamArgument", taken)));
         }
       }
+      rpcs.add(
+          new ProtoService.Rpc(
+              unique(identifier(method.name()), rpcNames),
+              method.name(),
+              request.name(),
+              reply.name(),
+              clientStreams,
+              isStream(method),
+              method.signature()));
     }
     List<ProtoMessage> all = new ArrayList<>(methodMessages);
     all.addAll(messages.values());
+    String serviceName = unique(capitalize(identifier(lastSegment(description.name()))), taken);
+    String grpcName = packageName + "." + serviceName;
     String header =
-        "The wire format of the RPCX service \""
-            + description.name()
-            + "\", exported from its description.\n"
-            + "Not a gRPC service: a call is an rpcx.v1.RPCXRequest frame (rpcx/v1/rpcx.proto,"
-            + " docs/PROTOCOL.md)\n"
-            + "whose arguments carry the messages of <Method>Request, and whose reply's value is"
-            + " <Method>Reply.";
+        "The RPCX service \"" + description.name() + "\", exported from its description.\n"
+            + "gRPC: the service " + grpcName + " below, at /" + grpcName + "/<method>"
+            + " (docs/GRPC.md).\n"
+            + "RPCX's own protocol: a call is an rpcx.v1.RPCXRequest frame (rpcx/v1/rpcx.proto,"
+            + " docs/PROTOCOL.md)\nwhose arguments carry the <Name>Argument messages of"
+            + " <Method>Request, and whose reply's value is <Method>Reply.";
+    ProtoService grpc =
+        new ProtoService(
+            serviceName,
+            "The methods of the RPCX service \"" + description.name() + "\", as gRPC calls them.",
+            rpcs);
     return new ProtoFile(
-        fileName(description.name()), packageName, header, new ArrayList<>(imports), all);
+        fileName(description.name()),
+        packageName,
+        header,
+        new ArrayList<>(imports),
+        all,
+        List.of(grpc));
+  }
+
+  private static String lastSegment(String serviceName) {
+    return serviceName.substring(serviceName.lastIndexOf('.') + 1);
   }
 
   private ProtoMessage request(MethodDescription method, String name) {
     List<ProtoField> fields = new ArrayList<>();
     List<ProtoMessage> arguments = new ArrayList<>();
-    String fullName = packageName + "." + name;
     Set<String> fieldNames = new TreeSet<>();
     Set<String> nestedNames = new TreeSet<>();
+    boolean otherArguments = method.parameters().size() > 1;
     for (int i = 0; i < method.parameters().size(); i++) {
       ParameterDescription parameter = method.parameters().get(i);
-      if (isStream(parameter.type())) {
-        continue; // no value in the request: its elements are <Method>StreamArgument messages
-      }
       String field = unique(identifier(parameter.name()), fieldNames);
+      if (isStream(parameter.type())) {
+        String element = streamElement(parameter.type());
+        fields.add(
+            ProtoField.value(
+                field,
+                i + 1,
+                typeOf(element),
+                join(
+                    "gRPC: one element of the stream argument (" + parameter.type() + ") in each"
+                        + (otherArguments
+                            ? " message after the first, which holds the other arguments"
+                            : " message")
+                        + ";\nRPCX sends its elements as <Method>StreamArgument messages",
+                    note(element))));
+        continue;
+      }
       String argument = unique(capitalize(field) + "Argument", nestedNames);
       arguments.add(
           ProtoMessage.of(
               argument,
-              null,
-              List.of(ProtoField.of("value", 1, typeOf(parameter.type()), false, note(parameter.type())))));
+              "RPCX: arguments[" + i + "] is Argument{type: \"" + parameter.type()
+                  + "\", value: this message}",
+              List.of(
+                  ProtoField.value("value", 1, typeOf(parameter.type()), note(parameter.type())))));
       fields.add(
-          ProtoField.of(
+          ProtoField.value(
               field,
               i + 1,
-              ProtoType.message(fullName + "." + argument, null),
-              false,
-              "arguments[" + i + "]: Argument{type: \"" + parameter.type() + "\", value: this message}"));
+              typeOf(parameter.type()),
+              join("argument " + i + ": " + parameter.type(), note(parameter.type()))));
     }
     String comment =
         method.signature()
-            + "\nRPCXRequest{service: \""
+            + "\ngRPC: the request message. RPCX: RPCXRequest{service: \""
             + service.description().name()
             + "\", method: \""
             + method.name()
-            + "\", arguments: one Argument per field, in field order}"
+            + "\", arguments: one Argument per argument, in order}"
             + (method.idempotent() ? "\nIdempotent: a client may retry it." : "")
             + (method.timeoutMillis() > 0 ? "\nTimeout: " + method.timeoutMillis() + " ms." : "");
     return new ProtoMessage(name, comment, fields, arguments, false);
@@ -150,14 +194,14 @@ final class ServiceProtoBuilder {
     ParameterDescription parameter = method.parameters().get(index);
     String element = streamElement(parameter.type());
     String comment =
-        "StreamMessage.value of the stream argument " + parameter.name() + " ("
+        "RPCX: StreamMessage.value of the stream argument " + parameter.name() + " ("
             + parameter.type() + ") of " + service.description().name() + "/" + method.name()
             + ":\nits Argument in the request is {type: \"" + parameter.type() + "\"} without a"
             + " value; the client then sends\nSTREAM_MESSAGE frames as the server's STREAM_CREDIT"
             + " allows, each carrying one element in field 1\n(absent when it is null), then"
             + " STREAM_END (docs/PROTOCOL.md, section 5).";
     return ProtoMessage.of(
-        name, comment, List.of(ProtoField.of("value", 1, typeOf(element), false, note(element))));
+        name, comment, List.of(ProtoField.value("value", 1, typeOf(element), note(element))));
   }
 
   /**
@@ -185,33 +229,38 @@ final class ServiceProtoBuilder {
     if (isStream(method)) {
       String element = valueType(method);
       String comment =
-          "StreamMessage.value of " + service.description().name() + "/" + method.name()
+          "The stream of " + service.description().name() + "/" + method.name()
               + (method.parameters().stream().anyMatch(p -> isStream(p.type()))
                   ? ", a bidirectional stream ("
                   : ", a server stream (")
-              + method.resultType() + "):\nthe server answers with"
-              + " STREAM_MESSAGE frames, each carrying one element in field 1\n(absent when it is"
-              + " null), then STREAM_END (docs/PROTOCOL.md, section 5)."
+              + method.resultType() + "): one element in each message, in field 1 (absent"
+              + " when it is null).\nRPCX: StreamMessage.value of each STREAM_MESSAGE, then"
+              + " STREAM_END (docs/PROTOCOL.md, section 5)."
               + (method.declaredExceptions().isEmpty()
                   ? ""
-                  : "\nDeclared failures (REMOTE_FAILURE, StreamEnd.error.exception_class): "
+                  : "\nDeclared failures (REMOTE_FAILURE, the rpcx-exception-class trailer or"
+                      + " StreamEnd.error.exception_class): "
                       + String.join(", ", method.declaredExceptions()));
       return ProtoMessage.of(
-          name, comment, List.of(ProtoField.of("value", 1, typeOf(element), false, note(element))));
+          name, comment, List.of(ProtoField.value("value", 1, typeOf(element), note(element))));
     }
     String comment =
-        "RPCXReply.value of " + service.description().name() + "/" + method.name()
+        "The reply of " + service.description().name() + "/" + method.name()
             + (method.resultType().equals("void")
                 ? ": always empty (the method returns nothing)."
                 : ": field 1 holds the result, absent when it is null.")
+            + "\nRPCX: RPCXReply.value."
             + (method.declaredExceptions().isEmpty()
                 ? ""
-                : "\nDeclared failures (REMOTE_FAILURE, Error.exception_class): "
+                : "\nDeclared failures (REMOTE_FAILURE, the rpcx-exception-class trailer or"
+                    + " Error.exception_class): "
                     + String.join(", ", method.declaredExceptions()));
     List<ProtoField> fields =
         method.resultType().equals("void")
             ? List.of()
-            : List.of(ProtoField.of("value", 1, typeOf(method.resultType()), false, note(method.resultType())));
+            : List.of(
+                ProtoField.value(
+                    "value", 1, typeOf(method.resultType()), note(method.resultType())));
     return ProtoMessage.of(name, comment, fields);
   }
 

@@ -1,6 +1,9 @@
 package io.rpcx.core.internal.stream;
 
 import io.rpcx.core.RpcxContext;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.codec.ValueCodec;
+import java.io.IOException;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -61,12 +64,17 @@ public final class StreamReceiver extends ReadArrivals.Receiver
         public void cancel() {}
       };
 
-  /** A message received and held, undecoded. */
+  /** A message received and held, undecoded, as its wire protocol frames it. */
   public interface Message {
     /** The bytes it holds, counted against the receiver's byte limit. */
     int size();
 
-    /** Lets go of its buffer; once, when it is dropped instead of decoded. */
+    /**
+     * Decodes the element it carries with {@code codec} (null when absent) and releases its bytes.
+     */
+    Object decode(ValueCodec<Object> codec, DecodeContext context) throws IOException;
+
+    /** Lets go of its bytes; once, when it is dropped instead of decoded. */
     void release();
   }
 

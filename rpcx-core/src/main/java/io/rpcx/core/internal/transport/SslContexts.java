@@ -1,5 +1,6 @@
 package io.rpcx.core.internal.transport;
 
+import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
@@ -8,6 +9,7 @@ import io.netty.handler.ssl.SslProvider;
 import io.rpcx.core.TlsConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import javax.net.ssl.SSLException;
 
 /**
@@ -18,10 +20,12 @@ final class SslContexts {
   private SslContexts() {}
 
   /**
-   * The Netty context of {@code config} on {@code provider}; fails at once on unreadable or
+   * The Netty context of {@code config} on {@code provider}, a server's offering {@code protocols}
+   * by ALPN ({@code h2} for gRPC beside RPCX on the same port): a client that offers one of them
+   * gets it; one that offers none (RPCX's own) still connects. Fails at once on unreadable or
    * invalid files.
    */
-  static SslContext create(TlsConfig config, SslProvider provider) {
+  static SslContext create(TlsConfig config, SslProvider provider, List<String> protocols) {
     try {
       SslContextBuilder builder;
       if (config.isServer()) {
@@ -31,6 +35,14 @@ final class SslContexts {
                 : SslContextBuilder.forServer(
                     config.certificateChain().toFile(), config.privateKey().toFile());
         builder.clientAuth(config.requireClientCertificate() ? ClientAuth.REQUIRE : ClientAuth.NONE);
+        if (!protocols.isEmpty()) {
+          builder.applicationProtocolConfig(
+              new ApplicationProtocolConfig(
+                  ApplicationProtocolConfig.Protocol.ALPN,
+                  ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                  ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                  protocols));
+        }
       } else {
         builder = SslContextBuilder.forClient();
         if (config.keyManager() != null) {

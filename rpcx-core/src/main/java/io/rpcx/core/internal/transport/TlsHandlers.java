@@ -5,6 +5,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.rpcx.core.TlsConfig;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -40,8 +41,16 @@ public final class TlsHandlers implements AutoCloseable {
    *     or files, {@link IllegalStateException} if OpenSSL was asked for and cannot be loaded
    */
   public static TlsHandlers create(TlsConfig config, String threadPrefix) {
+    return create(config, threadPrefix, List.of());
+  }
+
+  /**
+   * The TLS of a server of {@code config} that offers {@code protocols} by ALPN ({@code h2} for
+   * gRPC on RPCX's port); a client offering none of them (RPCX's own) still connects.
+   */
+  public static TlsHandlers create(TlsConfig config, String threadPrefix, List<String> protocols) {
     SslProvider provider = SslContexts.provider(config.provider());
-    SslContext context = SslContexts.create(config, provider);
+    SslContext context = SslContexts.create(config, provider, protocols);
     int threads = Runtime.getRuntime().availableProcessors();
     AtomicInteger count = new AtomicInteger();
     ThreadPoolExecutor tasks =

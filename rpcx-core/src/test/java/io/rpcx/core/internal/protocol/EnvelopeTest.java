@@ -12,6 +12,7 @@ import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.StreamCodec;
+import io.rpcx.core.internal.call.RequestEnvelope;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
 import io.rpcx.core.internal.model.StandardCodecs;
@@ -87,9 +88,9 @@ class EnvelopeTest {
     assertEquals(250, envelope.timeoutMillis());
     assertEquals(Map.of("k", "v"), envelope.metadata());
     assertEquals(1, envelope.argumentCount());
-    assertTrue(envelope.typeEquals(payload, 0, "string".getBytes(StandardCharsets.UTF_8)));
-    assertFalse(envelope.typeEquals(payload, 0, "int32".getBytes(StandardCharsets.UTF_8)));
-    assertEquals("abc", Values.read(STRING, envelope.valueInput(payload, 0), DecodeContext.withDefaults()));
+    assertTrue(envelope.typeEquals(0, "string".getBytes(StandardCharsets.UTF_8)));
+    assertFalse(envelope.typeEquals(0, "int32".getBytes(StandardCharsets.UTF_8)));
+    assertEquals("abc", Values.read(STRING, envelope.valueInput(0), DecodeContext.withDefaults()));
   }
 
   @Test

@@ -26,7 +26,10 @@ import java.util.concurrent.Executor;
  * @param scan where to look for more services
  * @param executor the user's executor for implementations, or {@code null}
  * @param direct whether implementations run on the network threads
- * @param reflection whether the server publishes its reflection service
+ * @param reflection whether the server publishes RPCX's reflection service
+ * @param grpc whether the server's port answers gRPC beside RPCX
+ * @param grpcHealth whether gRPC's standard health service answers
+ * @param grpcReflection whether gRPC's standard reflection service answers
  * @param virtualThreadCalls calls that may run on virtual threads at once; 0 without virtual
  *     threads
  * @param maxConnections connections that sent their preface, open at once
@@ -52,6 +55,9 @@ public record ServerConfig(
     Executor executor,
     boolean direct,
     boolean reflection,
+    boolean grpc,
+    boolean grpcHealth,
+    boolean grpcReflection,
     int workerThreads,
     int maxQueuedCalls,
     int virtualThreadCalls,

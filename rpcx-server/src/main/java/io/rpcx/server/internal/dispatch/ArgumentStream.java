@@ -1,6 +1,5 @@
 package io.rpcx.server.internal.dispatch;
 
-import com.google.protobuf.CodedInputStream;
 import io.rpcx.core.BadRequestException;
 import io.rpcx.core.CancelledException;
 import io.rpcx.core.ResourceExhaustedException;
@@ -8,9 +7,7 @@ import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.ValueCodec;
-import io.rpcx.core.internal.codec.Values;
 import io.rpcx.core.internal.stream.CreditWindow;
-import io.rpcx.core.internal.stream.StreamMessage;
 import io.rpcx.core.internal.stream.StreamReceiver;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -98,22 +95,15 @@ final class ArgumentStream implements StreamReceiver.Side {
 
   @Override
   public Object decode(StreamReceiver.Message message) {
-    StreamMessage held = (StreamMessage) message;
     delivered++;
     try {
-      CodedInputStream in = held.envelope().valueInput(held.payload());
       Object value =
-          in == null
-              ? null
-              : Values.read(
-                  codec, in, new DecodeContext(maxDepth, call.connection.peerSchemas()));
+          message.decode(codec, new DecodeContext(maxDepth, call.connection.peerSchemas()));
       return value == null ? codec.absentValue() : value;
     } catch (Exception e) {
       throw new BadRequestException(
           "cannot decode element " + delivered + " of " + description() + ": " + e.getMessage(),
           e);
-    } finally {
-      held.release();
     }
   }
 

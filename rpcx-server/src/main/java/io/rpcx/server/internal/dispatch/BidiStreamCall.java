@@ -3,8 +3,7 @@ package io.rpcx.server.internal.dispatch;
 import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
-import io.rpcx.core.internal.protocol.Payload;
-import io.rpcx.core.internal.protocol.RequestEnvelope;
+import io.rpcx.core.internal.call.CallRequest;
 import io.rpcx.core.internal.stream.StreamReceiver;
 
 /**
@@ -19,11 +18,10 @@ final class BidiStreamCall extends ServerStreamCall {
   BidiStreamCall(
       ServerConnection connection,
       ServerMethod method,
-      RequestEnvelope envelope,
-      Payload payload,
+      CallRequest request,
       long receivedNanos,
       RequestDispatcher dispatcher) {
-    super(connection, method, envelope, payload, receivedNanos, dispatcher);
+    super(connection, method, request, receivedNanos, dispatcher);
     this.arguments = dispatcher.argumentStream(this);
   }
 

@@ -3,8 +3,7 @@ package io.rpcx.server.internal.dispatch;
 import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
-import io.rpcx.core.internal.protocol.Payload;
-import io.rpcx.core.internal.protocol.RequestEnvelope;
+import io.rpcx.core.internal.call.CallRequest;
 import io.rpcx.core.internal.stream.StreamReceiver;
 import io.rpcx.core.internal.stream.StreamSender;
 import java.util.concurrent.CompletableFuture;
@@ -27,11 +26,10 @@ final class ClientStreamCall extends StreamingCall {
   ClientStreamCall(
       ServerConnection connection,
       ServerMethod method,
-      RequestEnvelope envelope,
-      Payload payload,
+      CallRequest request,
       long receivedNanos,
       RequestDispatcher dispatcher) {
-    super(connection, method, envelope, payload, receivedNanos, dispatcher);
+    super(connection, method, request, receivedNanos, dispatcher);
     this.arguments = dispatcher.argumentStream(this);
   }
 
@@ -44,7 +42,7 @@ final class ClientStreamCall extends StreamingCall {
   @Override
   Object invoke() throws Throwable {
     if (isEndedByRpcx()) {
-      releasePayload();
+      request.release();
       return ended;
     }
     return super.invoke();

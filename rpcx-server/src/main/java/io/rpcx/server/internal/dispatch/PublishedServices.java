@@ -14,9 +14,12 @@ import java.util.Map;
  */
 public final class PublishedServices {
   private final Map<String, Map<String, ServerMethod>> services;
+  private final List<ServiceModel> models;
 
-  private PublishedServices(Map<String, Map<String, ServerMethod>> services) {
+  private PublishedServices(
+      Map<String, Map<String, ServerMethod>> services, List<ServiceModel> models) {
     this.services = services;
+    this.models = models;
   }
 
   /** Builds a registry from service models and their implementations, in registration order. */
@@ -37,12 +40,17 @@ public final class PublishedServices {
       }
       services.put(model.name(), Map.copyOf(methods));
     }
-    return new PublishedServices(Map.copyOf(services));
+    return new PublishedServices(Map.copyOf(services), List.copyOf(models));
   }
 
   /** The methods of {@code service}, or {@code null} if there is no such service. */
   Map<String, ServerMethod> service(String service) {
     return services.get(service);
+  }
+
+  /** The models of the published services, in registration order. */
+  public List<ServiceModel> models() {
+    return models;
   }
 
   /** The published service names, sorted. */

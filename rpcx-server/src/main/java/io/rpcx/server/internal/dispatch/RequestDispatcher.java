@@ -3,7 +3,9 @@ package io.rpcx.server.internal.dispatch;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ProtocolException;
-import io.rpcx.core.internal.protocol.RequestEnvelope;
+import io.rpcx.core.internal.call.CallRequest;
+import io.rpcx.core.internal.model.MethodModel;
+import io.rpcx.core.internal.call.RequestEnvelope;
 import io.rpcx.server.RefusalListener;
 import io.rpcx.server.RefusedCall;
 import io.rpcx.server.ServerInterceptor;
@@ -98,12 +100,20 @@ public final class RequestDispatcher {
       }
       return;
     }
-    int requestId = envelope.requestId();
-    Map<String, ServerMethod> methods = registry.service(envelope.service());
-    ServerMethod method = methods == null ? null : methods.get(envelope.method());
+    dispatch(connection, envelope, receivedNanos);
+  }
+
+  /**
+   * Dispatches one received call, whatever its wire protocol; takes ownership of its bytes. On the
+   * connection's event loop.
+   */
+  public void dispatch(ServerConnection connection, CallRequest request, long receivedNanos) {
+    int requestId = request.requestId();
+    Map<String, ServerMethod> methods = registry.service(request.service());
+    ServerMethod method = methods == null ? null : methods.get(request.method());
     if (method != null && method.isStream() && connection.isStreamOpen(requestId)) {
       // Dispatched, it would hide the open stream from its frames and from the connection's end.
-      payload.release();
+      request.release();
       connection.closeForProtocolError(
           StatusCode.BAD_REQUEST,
           "request " + Integer.toUnsignedString(requestId) + " (" + method.model().displayName()
@@ -114,29 +124,29 @@ public final class RequestDispatcher {
     // retry it on another server, which may publish what this one does not.
     String drainReason = connection.drainReason();
     if (drainReason != null) {
-      payload.release();
+      request.release();
       refuse(
           connection,
-          envelope,
+          request,
           method != null,
           StatusCode.UNAVAILABLE,
-          drainReason + "; " + envelope.service() + "/" + envelope.method() + " was not processed");
+          drainReason + "; " + request.service() + "/" + request.method() + " was not processed");
       return;
     }
     if (method == null) {
-      payload.release();
+      request.release();
       String problem =
           methods == null
-              ? "unknown service '" + envelope.service() + "'"
-              : "service '" + envelope.service() + "' has no method '" + envelope.method() + "'";
-      refuse(connection, envelope, false, StatusCode.NOT_FOUND, problem);
+              ? "unknown service '" + request.service() + "'"
+              : "service '" + request.service() + "' has no method '" + request.method() + "'";
+      refuse(connection, request, false, StatusCode.NOT_FOUND, problem);
       return;
     }
     if (!connection.tryStartCall()) {
-      payload.release();
+      request.release();
       refuse(
           connection,
-          envelope,
+          request,
           true,
           StatusCode.RESOURCE_EXHAUSTED,
           "too many calls in flight on this connection (limit "
@@ -145,12 +155,12 @@ public final class RequestDispatcher {
       return;
     }
     // Read only for a stream with a deadline: a unary call pays no clock read here.
-    int timeoutMillis = envelope.timeoutMillis();
+    int timeoutMillis = request.timeoutMillis();
     long deadlineNanos =
         timeoutMillis > 0 && method.isStream()
             ? remainingNanos(timeoutMillis, receivedNanos)
             : ServerCall.NO_DEADLINE;
-    ServerCall call = method.newCall(connection, envelope, payload, receivedNanos, this);
+    ServerCall call = method.newCall(connection, request, receivedNanos, this);
     call.dispatched(deadlineNanos);
     tracker.started();
     if (executor == null) {
@@ -172,6 +182,13 @@ public final class RequestDispatcher {
     }
   }
 
+  /** The model of the method published as {@code service/method}, or {@code null}. */
+  public MethodModel model(String service, String method) {
+    Map<String, ServerMethod> methods = registry.service(service);
+    ServerMethod found = methods == null ? null : methods.get(method);
+    return found == null ? null : found.model();
+  }
+
   /** The executor calls run on; {@code null}: the event loop. */
   Executor executor() {
     return executor;
@@ -190,19 +207,19 @@ public final class RequestDispatcher {
   /** Answers the request with an error, without running anything, and says so to the listeners. */
   private void refuse(
       ServerConnection connection,
-      RequestEnvelope envelope,
+      CallRequest request,
       boolean methodKnown,
       StatusCode status,
       String reason) {
     // Counted and told first, so that a client that has its answer finds the refusal recorded.
-    refused(connection, envelope, methodKnown, status, reason);
-    connection.replies().sendError(envelope.requestId(), status, reason, "");
+    refused(connection, request, methodKnown, status, reason);
+    connection.replies().sendError(request.requestId(), status, reason, "");
   }
 
   /** Counts a call refused before it ran, and tells the listeners. */
   void refused(
       ServerConnection connection,
-      RequestEnvelope envelope,
+      CallRequest request,
       boolean methodKnown,
       StatusCode status,
       String reason) {
@@ -212,8 +229,8 @@ public final class RequestDispatcher {
     }
     RefusedCall refused =
         new RefusedCall(
-            envelope.service(),
-            envelope.method(),
+            request.service(),
+            request.method(),
             methodKnown,
             status,
             reason,

@@ -7,8 +7,7 @@ import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.model.MethodModel;
-import io.rpcx.core.internal.protocol.Payload;
-import io.rpcx.core.internal.protocol.RequestEnvelope;
+import io.rpcx.core.internal.call.CallRequest;
 import io.rpcx.server.CallInfo;
 import io.rpcx.server.ServerInterceptor;
 import java.time.Duration;
@@ -48,7 +47,7 @@ class ServerCall implements Runnable, CallInfo {
 
   final ServerConnection connection;
   final ServerMethod method;
-  final RequestEnvelope envelope;
+  final CallRequest request;
   private final long receivedNanos;
   final RequestDispatcher dispatcher;
   /**
@@ -57,7 +56,6 @@ class ServerCall implements Runnable, CallInfo {
    */
   private volatile int answered;
   private volatile int completed;
-  private Payload payload;
   /** The call's context, current while its interceptors and implementation run. */
   private RpcxContext context;
 
@@ -65,14 +63,12 @@ class ServerCall implements Runnable, CallInfo {
   ServerCall(
       ServerConnection connection,
       ServerMethod method,
-      RequestEnvelope envelope,
-      Payload payload,
+      CallRequest request,
       long receivedNanos,
       RequestDispatcher dispatcher) {
     this.connection = connection;
     this.method = method;
-    this.envelope = envelope;
-    this.payload = payload;
+    this.request = request;
     this.receivedNanos = receivedNanos;
     this.dispatcher = dispatcher;
   }
@@ -81,10 +77,10 @@ class ServerCall implements Runnable, CallInfo {
   @SuppressWarnings("try") // the call's context is current while it is served
   public void run() {
     MethodModel model = method.model();
-    int timeoutMillis = envelope.timeoutMillis();
+    int timeoutMillis = request.timeoutMillis();
     if (timeoutMillis > 0
         && System.nanoTime() - receivedNanos > TimeUnit.MILLISECONDS.toNanos(timeoutMillis)) {
-      releasePayload();
+      request.release();
       logger.debug(
           "Dropped {} from {}: its caller's timeout of {} ms passed before it could run",
           model.displayName(),
@@ -93,7 +89,7 @@ class ServerCall implements Runnable, CallInfo {
       finished(null);
       dispatcher.refused(
           connection,
-          envelope,
+          request,
           true,
           StatusCode.TIMEOUT,
           "its caller's timeout of " + timeoutMillis + " ms passed before it could run");
@@ -101,12 +97,12 @@ class ServerCall implements Runnable, CallInfo {
     }
     context =
         RpcxContext.forCall(
-            envelope.service(),
-            envelope.method(),
+            request.service(),
+            request.method(),
             model.descriptor().javaMethod(),
             timeoutMillis > 0,
             receivedNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMillis),
-            envelope.metadata(),
+            request.metadata(),
             connection.remoteAddress());
     started(context);
     try (RpcxContext.Scope ignored = context.attach()) {
@@ -184,14 +180,12 @@ class ServerCall implements Runnable, CallInfo {
   Object invoke() throws Throwable {
     Object[] args;
     try {
-      args =
-          ArgumentDecoder.decode(
-              method.model(), envelope, payload, dispatcher.maxDepth, connection.peerSchemas());
+      args = request.arguments(method.model(), dispatcher.maxDepth, connection.peerSchemas());
     } catch (CodecException e) {
       logger.debug("Bad request from {}: {}", connection.remoteAddress(), e.getMessage());
       throw new BadRequestException(e.getMessage());
     } finally {
-      releasePayload();
+      request.release();
     }
     try {
       return method.invoke(withStreams(args));
@@ -230,10 +224,10 @@ class ServerCall implements Runnable, CallInfo {
 
   /** Answers with an error without running the implementation. */
   void reject(StatusCode code, String message) {
-    releasePayload();
-    dispatcher.refused(connection, envelope, true, code, message);
+    request.release();
+    dispatcher.refused(connection, request, true, code, message);
     answered();
-    connection.replies().sendError(envelope.requestId(), code, message, "");
+    connection.replies().sendError(request.requestId(), code, message, "");
     finished(null);
   }
 
@@ -248,7 +242,7 @@ class ServerCall implements Runnable, CallInfo {
           method.model().displayName(),
           connection.remoteAddress(),
           failure == null ? "" : failure.getMessage());
-      releasePayload();
+      request.release();
       finished(failure);
       return;
     }
@@ -271,7 +265,7 @@ class ServerCall implements Runnable, CallInfo {
         sendFailure(unwrap(failure));
       }
     } finally {
-      releasePayload();
+      request.release();
       finished(failure);
     }
   }
@@ -323,7 +317,7 @@ class ServerCall implements Runnable, CallInfo {
   /** Sends the implementation's value. */
   void sendResult(Object result) {
     try {
-      connection.replies().sendValue(envelope.requestId(), method, result);
+      connection.replies().sendValue(request.requestId(), method, result);
     } catch (CodecException | RuntimeException e) {
       // The method ran: its effects stand, so the caller must not take this for a call that
       // never happened (INTERNAL is never retried).
@@ -331,7 +325,7 @@ class ServerCall implements Runnable, CallInfo {
           method.model().displayName() + " ran, but its result could not be encoded: "
               + (e instanceof CodecException ? e.getMessage() : e.toString());
       logger.warn("{} (for {})", problem, connection.remoteAddress());
-      connection.replies().sendError(envelope.requestId(), StatusCode.INTERNAL, problem, "");
+      connection.replies().sendError(request.requestId(), StatusCode.INTERNAL, problem, "");
     }
   }
 
@@ -371,7 +365,7 @@ class ServerCall implements Runnable, CallInfo {
 
   /** Sends an error as the call's end: a REPLY, unless a stream started. */
   void sendError(StatusCode code, String message, String exceptionClass) {
-    connection.replies().sendError(envelope.requestId(), code, message, exceptionClass);
+    connection.replies().sendError(request.requestId(), code, message, exceptionClass);
   }
 
   static Throwable unwrap(Throwable failure) {
@@ -380,14 +374,6 @@ class ServerCall implements Runnable, CallInfo {
       t = t.getCause();
     }
     return t;
-  }
-
-  final void releasePayload() {
-    Payload held = payload;
-    if (held != null) {
-      payload = null;
-      held.release();
-    }
   }
 
   // CallInfo, for interceptors.
@@ -399,7 +385,7 @@ class ServerCall implements Runnable, CallInfo {
 
   @Override
   public Map<String, String> metadata() {
-    return envelope.metadata();
+    return request.metadata();
   }
 
   @Override

@@ -3,8 +3,7 @@ package io.rpcx.server.internal.dispatch;
 import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModels;
-import io.rpcx.core.internal.protocol.Payload;
-import io.rpcx.core.internal.protocol.RequestEnvelope;
+import io.rpcx.core.internal.call.CallRequest;
 import io.rpcx.core.internal.protocol.SizeHints;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -20,8 +19,7 @@ public final class ServerMethod {
     ServerCall newCall(
         ServerConnection connection,
         ServerMethod method,
-        RequestEnvelope envelope,
-        Payload payload,
+        CallRequest request,
         long receivedNanos,
         RequestDispatcher dispatcher);
   }
@@ -88,11 +86,10 @@ public final class ServerMethod {
   /** The call of one request of this method. */
   ServerCall newCall(
       ServerConnection connection,
-      RequestEnvelope envelope,
-      Payload payload,
+      CallRequest request,
       long receivedNanos,
       RequestDispatcher dispatcher) {
-    return calls.newCall(connection, this, envelope, payload, receivedNanos, dispatcher);
+    return calls.newCall(connection, this, request, receivedNanos, dispatcher);
   }
 
   /** Calls the implementation; exceptions it throws come out unwrapped. */

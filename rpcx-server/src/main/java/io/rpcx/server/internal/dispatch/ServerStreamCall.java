@@ -2,8 +2,7 @@ package io.rpcx.server.internal.dispatch;
 
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
-import io.rpcx.core.internal.protocol.Payload;
-import io.rpcx.core.internal.protocol.RequestEnvelope;
+import io.rpcx.core.internal.call.CallRequest;
 import io.rpcx.core.internal.stream.StreamReceiver;
 import io.rpcx.core.internal.stream.StreamSender;
 import java.util.concurrent.CompletionStage;
@@ -20,14 +19,13 @@ class ServerStreamCall extends StreamingCall {
   ServerStreamCall(
       ServerConnection connection,
       ServerMethod method,
-      RequestEnvelope envelope,
-      Payload payload,
+      CallRequest request,
       long receivedNanos,
       RequestDispatcher dispatcher) {
-    super(connection, method, envelope, payload, receivedNanos, dispatcher);
+    super(connection, method, request, receivedNanos, dispatcher);
     this.results =
         new ResultStream(
-            connection, method, envelope.requestId(), envelope.initialCredit(),
+            connection, method, request.requestId(), request.initialCredit(),
             dispatcher.executor());
     results.beforeFailureEnd(this::answered);
   }
@@ -35,7 +33,7 @@ class ServerStreamCall extends StreamingCall {
   @Override
   Object invoke() throws Throwable {
     if (results.isEnded()) { // cancelled or timed out before it ran
-      releasePayload();
+      request.release();
       return null;
     }
     return super.invoke();

@@ -5,8 +5,7 @@ import io.rpcx.core.CancelledException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.UnavailableException;
-import io.rpcx.core.internal.protocol.Payload;
-import io.rpcx.core.internal.protocol.RequestEnvelope;
+import io.rpcx.core.internal.call.CallRequest;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -23,18 +22,17 @@ abstract class StreamingCall extends ServerCall implements OpenStream {
   StreamingCall(
       ServerConnection connection,
       ServerMethod method,
-      RequestEnvelope envelope,
-      Payload payload,
+      CallRequest request,
       long receivedNanos,
       RequestDispatcher dispatcher) {
-    super(connection, method, envelope, payload, receivedNanos, dispatcher);
+    super(connection, method, request, receivedNanos, dispatcher);
   }
 
   @Override
   final void dispatched(long deadlineNanos) {
     connection.streamOpened(this);
     if (deadlineNanos != NO_DEADLINE) {
-      int timeoutMillis = envelope.timeoutMillis();
+      int timeoutMillis = request.timeoutMillis();
       deadline =
           connection.schedule(
               () ->
@@ -90,7 +88,7 @@ abstract class StreamingCall extends ServerCall implements OpenStream {
 
   @Override
   public final int streamId() {
-    return envelope.requestId();
+    return request.requestId();
   }
 
   @Override

@@ -34,7 +34,7 @@ final class ConnectionAge {
    * channel: one that closes sooner (its client gone, or refused on arrival) leaves nothing
    * scheduled, holding it, for the rest of the age. Returns the timer.
    */
-  Future<?> start(Channel channel, ServerConnectionHandler connection) {
+  Future<?> start(Channel channel, ServedConnection connection) {
     long jittered = (long) (ageNanos * (0.9 + 0.2 * ThreadLocalRandom.current().nextDouble()));
     Future<?> timer =
         channel
@@ -44,7 +44,7 @@ final class ConnectionAge {
                   if (!channel.isActive()) {
                     return;
                   }
-                  logger.debug("Sending GOAWAY to {}: {}", connection.remoteAddress(), reason);
+                  logger.debug("Sending GOAWAY to {}: {}", channel.remoteAddress(), reason);
                   connection.goAway(StatusCode.OK, reason);
                   channel.eventLoop().schedule(() -> closeIfOpen(channel, connection), graceNanos,
                       TimeUnit.NANOSECONDS);
@@ -55,12 +55,12 @@ final class ConnectionAge {
     return timer;
   }
 
-  private void closeIfOpen(Channel channel, ServerConnectionHandler connection) {
+  private void closeIfOpen(Channel channel, ServedConnection connection) {
     if (channel.isActive()) {
       logger.info(
           "Closing the connection from {}: calls still ran on it {} ms after it reached its"
               + " maximum age",
-          connection.remoteAddress(),
+          channel.remoteAddress(),
           TimeUnit.NANOSECONDS.toMillis(graceNanos));
       connection.close("the connection reached its maximum age and its grace period ended");
     }

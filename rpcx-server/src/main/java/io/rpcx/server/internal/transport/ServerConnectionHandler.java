@@ -26,7 +26,6 @@ import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
 import io.rpcx.server.internal.dispatch.Replies;
 import java.io.IOException;
-import java.net.SocketAddress;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
@@ -41,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * are not affected.
  */
 final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
-    implements ServerConnection {
+    implements ServerConnection, ServedConnection {
   private static final Logger logger = LoggerFactory.getLogger(ServerConnectionHandler.class);
 
   private final ServerTransport transport;
@@ -51,7 +50,6 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private InboundMeter meter;
   private Channel channel;
   private ReplySender replies;
-  private SocketAddress remote;
   private String remoteAddress = "?";
   private volatile String drainReason;
   /** The client sent GOAWAY; the connection closes when no call is in flight. */
@@ -62,8 +60,6 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   /** GOAWAY was sent; a connection gets one. Event loop only. */
   private boolean goAwaySent;
   private boolean closing;
-  /** Refused on arrival (too many connections in their handshake): it was never registered. */
-  private boolean refused;
   private final PeerSchemas peerSchemas = new PeerSchemas();
   private final ServerStreamFrames streams = new ServerStreamFrames(this);
 
@@ -87,15 +83,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   public void handlerAdded(ChannelHandlerContext ctx) {
     channel = ctx.channel();
     replies = new ReplySender(channel, maxFrameSize);
-    remote = channel.remoteAddress();
-    remoteAddress = String.valueOf(remote);
-    if (!transport.connectionAccepted(this, remote)) {
-      // Too many connections in their handshake: closed before anything is read or decrypted.
-      refused = true;
-      closing = true;
-      ctx.close();
-      return;
-    }
+    remoteAddress = String.valueOf(channel.remoteAddress());
+    transport.connectionServed(channel, this);
     String shuttingDown = transport.goAwayReason();
     if (shuttingDown != null) {
       goAway(StatusCode.OK, shuttingDown); // opened while the server was telling all to go away
@@ -106,7 +95,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
     if (event == PrefaceHandler.HANDSHAKE_DONE) {
       handshakeDone = true;
-      if (!transport.connectionSpoke(remote)) {
+      if (!transport.connectionSpoke(channel)) {
         // Refused only now, after the preface, so the client can read why.
         transport.logRefusal(
             remoteAddress,
@@ -154,9 +143,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     streams.readComplete(); // those of a read cut short first
-    if (!refused) {
-      transport.connectionClosed(this, remote, handshakeDone);
-    }
+    transport.connectionGone(this);
     streams.connectionLost();
     super.channelInactive(ctx);
   }
@@ -275,7 +262,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
    * stream with {@code STREAM_END} UNAVAILABLE, saying {@code reason}, and closes once they are
    * written. Returns the close's future.
    */
-  ChannelFuture close(String reason) {
+  @Override
+  public ChannelFuture close(String reason) {
     if (streams.isEmpty()) {
       return channel.close();
     }
@@ -373,7 +361,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
    * preface exchange if it is not done yet (a frame before the server's preface would read to the
    * client as a broken preface).
    */
-  void goAway(StatusCode code, String reason) {
+  @Override
+  public void goAway(StatusCode code, String reason) {
     drainCode = code;
     drainReason = reason;
     channel.eventLoop().execute(this::sendGoAway);

@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.AttributeKey;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.config.ConnectionSettings;
 import io.rpcx.core.internal.transport.Bootstraps;
@@ -13,6 +14,7 @@ import io.rpcx.core.internal.transport.TlsHandlers;
 import io.rpcx.core.internal.transport.Transports;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
+import io.rpcx.server.internal.grpc.GrpcRoutes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.SocketAddress;
@@ -29,6 +31,12 @@ import org.slf4j.LoggerFactory;
  * The server's network side: binds the listening socket, gives each accepted connection its
  * pipeline ({@link ServerChannelInitializer}), and knows its open connections so that a shutdown
  * can announce itself to all of them.
+ *
+ * <p>A connection is counted from its arrival: first among the handshaking ones ({@link
+ * HandshakingConnections}, bounded in all and per address) until it has shown which protocol it
+ * speaks and spoken it (RPCX's preface, or HTTP/2's), then against {@code maxConnections}. Its
+ * handler ({@link ServedConnection}, either protocol) registers once added, so that a shutdown
+ * can tell it to go away.
  */
 public final class ServerTransport {
 
@@ -40,10 +48,18 @@ public final class ServerTransport {
   private final RequestDispatcher dispatcher;
   private final ServerConfig config;
   private final InboundBudget budget;
+  /** The place of each accepted connection among the counted ones. */
+  private static final AttributeKey<Admission> ADMISSION =
+      AttributeKey.valueOf(ServerTransport.class, "admission");
+
   /** With TLS, or {@code null}. */
   private final TlsHandlers tls;
-  /** Every open connection, speaking RPCX or still in its handshake. */
-  private final Set<ServerConnectionHandler> connections = ConcurrentHashMap.newKeySet();
+  /** What the gRPC side answers, or {@code null} when the server serves RPCX only. */
+  private final GrpcRoutes grpc;
+  /** Every connection accepted and still open, whatever it speaks, or still in its handshake. */
+  private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+  /** The handlers of open connections whose protocol is known: those a shutdown tells. */
+  private final Set<ServedConnection> connections = ConcurrentHashMap.newKeySet();
   private volatile String goAwayReason;
   /** Connections that sent a valid preface and are open: what {@code maxConnections} bounds. */
   private final AtomicInteger connectionCount = new AtomicInteger();
@@ -53,11 +69,19 @@ public final class ServerTransport {
       new RefusalLog(LoggerFactory.getLogger(ServerConnectionHandler.class), 10, TimeUnit.SECONDS);
   private Channel listener;
 
-  public ServerTransport(ServerConfig config, RequestDispatcher dispatcher) {
+  /**
+   * The transport of a server of {@code config}; {@code grpc} is what its gRPC side answers, or
+   * {@code null} when it serves RPCX only (then TLS offers no ALPN).
+   */
+  public ServerTransport(ServerConfig config, RequestDispatcher dispatcher, GrpcRoutes grpc) {
     ConnectionSettings connection = config.connection();
     this.config = config;
+    this.grpc = grpc;
     this.tls =
-        connection.tls() == null ? null : TlsHandlers.create(connection.tls(), "rpcx-server-tls");
+        connection.tls() == null
+            ? null
+            : TlsHandlers.create(
+                connection.tls(), "rpcx-server-tls", grpc == null ? List.of() : List.of("h2"));
     this.inProcessName = connection.inProcessName();
     if (inProcessName != null) {
       this.transport = null;
@@ -85,7 +109,7 @@ public final class ServerTransport {
                 ? InProcess.server(acceptor, workers)
                 : Bootstraps.server(transport, acceptor, workers))
             .childHandler(
-                new ServerChannelInitializer(this, dispatcher, config, budget, tls));
+                new ServerChannelInitializer(this, dispatcher, config, budget, tls, grpc));
     if (inProcessName != null) {
       try {
         listener = bootstrap.bind(InProcess.address(inProcessName)).syncUninterruptibly().channel();
@@ -123,43 +147,79 @@ public final class ServerTransport {
   }
 
   /**
-   * Registers a connection just accepted from {@code remote}, as handshaking; false, registering
-   * nothing, if there are too many handshaking connections (from its address, or in all): the
-   * caller closes it at once, and the refusal is logged (at most a line per 10 s).
+   * Counts {@code channel}, just accepted, among the handshaking connections; false, counting
+   * nothing, if there are too many of them (from its address, or in all): the caller closes it at
+   * once, and the refusal is logged (at most a line per 10 s). Its place is given back when it
+   * closes.
    */
-  boolean connectionAccepted(ServerConnectionHandler connection, SocketAddress remote) {
+  boolean connectionAccepted(Channel channel) {
+    SocketAddress remote = channel.remoteAddress();
     String refused = handshaking.admit(HandshakingConnections.source(remote));
     if (refused != null) {
       logRefusal(remote, refused);
       return false;
     }
-    connections.add(connection);
+    Admission admission = new Admission(remote);
+    channel.attr(ADMISSION).set(admission);
+    channels.add(channel);
+    channel.closeFuture().addListener(closed -> connectionClosed(channel, admission));
     return true;
   }
 
   /**
-   * The connection from {@code remote} sent a valid preface: it leaves the handshaking ones and
-   * counts against {@code maxConnections}; false if it is over that limit.
+   * {@code channel} spoke its protocol (a valid RPCX preface, or HTTP/2's): it leaves the
+   * handshaking connections and counts against {@code maxConnections}; false if it is over that
+   * limit. Event loop of the channel only.
    */
-  boolean connectionSpoke(SocketAddress remote) {
-    handshaking.release(HandshakingConnections.source(remote));
+  boolean connectionSpoke(Channel channel) {
+    Admission admission = channel.attr(ADMISSION).get();
+    if (admission == null || admission.spoke) {
+      return true;
+    }
+    admission.spoke = true;
+    handshaking.release(HandshakingConnections.source(admission.remote));
     return connectionCount.incrementAndGet() <= config.maxConnections();
   }
 
   /**
-   * An accepted connection closed; {@code spoke}: whether it had sent its preface (else it still
-   * held a handshaking place).
+   * The handler of {@code channel}'s protocol was added: a shutdown tells it to go away, and closes
+   * it through it.
    */
-  void connectionClosed(ServerConnectionHandler connection, SocketAddress remote, boolean spoke) {
-    if (connections.remove(connection)) {
-      if (spoke) {
-        connectionCount.decrementAndGet();
-      } else {
-        handshaking.release(HandshakingConnections.source(remote));
-      }
+  void connectionServed(Channel channel, ServedConnection connection) {
+    Admission admission = channel.attr(ADMISSION).get();
+    if (admission != null) {
+      admission.served = true;
     }
-    synchronized (connections) {
-      connections.notifyAll();
+    connections.add(connection);
+  }
+
+  /** The connection of that handler closed. */
+  void connectionGone(ServedConnection connection) {
+    connections.remove(connection);
+  }
+
+  private void connectionClosed(Channel channel, Admission admission) {
+    if (admission.spoke) {
+      connectionCount.decrementAndGet();
+    } else {
+      handshaking.release(HandshakingConnections.source(admission.remote));
+    }
+    channels.remove(channel);
+    synchronized (channels) {
+      channels.notifyAll();
+    }
+  }
+
+  /** Where an accepted connection counts; changed on its event loop only. */
+  private static final class Admission {
+    final SocketAddress remote;
+    /** Whether it spoke its protocol (else it holds a handshaking place). */
+    boolean spoke;
+    /** Whether its protocol's handler was added ({@link #connectionServed}). */
+    volatile boolean served;
+
+    Admission(SocketAddress remote) {
+      this.remote = remote;
     }
   }
 
@@ -193,21 +253,21 @@ public final class ServerTransport {
    */
   public void goAwayAll(String message) {
     goAwayReason = message; // before the loop: a connection opened meanwhile reads it
-    for (ServerConnectionHandler connection : connections) {
+    for (ServedConnection connection : connections) {
       connection.goAway(StatusCode.OK, message);
     }
   }
 
   /** Waits until every connection is closed (clients close drained connections) or the deadline. */
   public boolean awaitConnectionsClosed(long deadlineNanos) throws InterruptedException {
-    synchronized (connections) {
-      while (!connections.isEmpty()) {
+    synchronized (channels) {
+      while (!channels.isEmpty()) {
         long remaining = deadlineNanos - System.nanoTime();
         if (remaining <= 0) {
           return false;
         }
         TimeUnit.NANOSECONDS.timedWait(
-            connections, Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(50)));
+            channels, Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(50)));
       }
     }
     return true;
@@ -226,8 +286,14 @@ public final class ServerTransport {
   /** Closes every connection at once. */
   public void closeAll() {
     List<ChannelFuture> closing = new ArrayList<>();
-    for (ServerConnectionHandler connection : connections) {
+    for (ServedConnection connection : connections) {
       closing.add(connection.close("the server is shutting down"));
+    }
+    for (Channel channel : channels) {
+      Admission admission = channel.attr(ADMISSION).get();
+      if (admission == null || !admission.served) {
+        closing.add(channel.close()); // it has not shown which protocol it speaks
+      }
     }
     // The STREAM_END frames of open streams go out before the event loops stop: a bounded wait.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);

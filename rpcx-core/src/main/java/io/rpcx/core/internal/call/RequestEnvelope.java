@@ -1,10 +1,16 @@
-package io.rpcx.core.internal.protocol;
+package io.rpcx.core.internal.call;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import io.rpcx.core.StatusCode;
+import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.Utf8Strings;
+import io.rpcx.core.internal.model.MethodModel;
+import io.rpcx.core.internal.protocol.Payload;
+import io.rpcx.core.internal.protocol.ProtocolException;
+import io.rpcx.core.internal.protocol.RequestWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -13,11 +19,12 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The envelope of a received {@code RPCXRequest}: request id, names, timeout and metadata, with the
- * arguments located but not decoded. The server picks the method from the names before it decodes
- * any argument; the argument bytes are read later, in place, from the frame payload.
+ * A received {@code RPCXRequest} (RPCX's own protocol): request id, names, timeout and metadata,
+ * with the arguments located but not decoded, in the frame payload it holds. The server picks the
+ * method from the names before it decodes any argument; the argument bytes are read later, in
+ * place ({@link #arguments}).
  */
-public final class RequestEnvelope {
+public final class RequestEnvelope implements CallRequest {
   private final int requestId;
   private final String service;
   private final String method;
@@ -27,8 +34,10 @@ public final class RequestEnvelope {
   private final int timeoutMillis;
   private final Map<String, String> metadata;
   private final int initialCredit;
+  private Payload payload;
 
   private RequestEnvelope(
+      Payload payload,
       int requestId,
       String service,
       String method,
@@ -37,6 +46,7 @@ public final class RequestEnvelope {
       int timeoutMillis,
       Map<String, String> metadata,
       int initialCredit) {
+    this.payload = payload;
     this.initialCredit = initialCredit;
     this.requestId = requestId;
     this.service = service;
@@ -48,7 +58,7 @@ public final class RequestEnvelope {
   }
 
   /**
-   * Parses the envelope of a request payload.
+   * Parses the envelope of a request payload, which it then holds (until {@link #release}).
    *
    * @param maxMetadataBytes limit on the encoded size of all metadata entries together
    * @throws ProtocolException if the payload is not a well-formed request
@@ -125,7 +135,7 @@ public final class RequestEnvelope {
       requestId = 0; // proto3 leaves out a zero request_id
     }
     return new RequestEnvelope(
-        (int) requestId, service, method, count, regions, timeoutMillis,
+        payload, (int) requestId, service, method, count, regions, timeoutMillis,
         // Read only: handed to user code. A view, not a copy: nothing else holds the map.
         metadata.isEmpty() ? metadata : Collections.unmodifiableMap(metadata),
         initialCredit);
@@ -184,16 +194,17 @@ public final class RequestEnvelope {
     metadata.put(key, value);
   }
 
+  @Override
   public int requestId() {
     return requestId;
   }
 
-  /** Published service name. */
+  @Override
   public String service() {
     return service;
   }
 
-  /** Published method name. */
+  @Override
   public String method() {
     return method;
   }
@@ -202,39 +213,51 @@ public final class RequestEnvelope {
     return argumentCount;
   }
 
-  /** Milliseconds the caller waits, counted from sending; 0 for no timeout. */
+  @Override
   public int timeoutMillis() {
     return timeoutMillis;
   }
 
-  /**
-   * The messages the server may send at once on a server stream (unsigned; 0 when absent), before
-   * any {@code STREAM_CREDIT}.
-   */
+  @Override
   public int initialCredit() {
     return initialCredit;
   }
 
-  /** The request's metadata; empty if none. */
+  @Override
   public Map<String, String> metadata() {
     return metadata;
   }
 
+  @Override
+  public Object[] arguments(MethodModel model, int maxDepth, PeerSchemas schemas)
+      throws CodecException {
+    return ArgumentDecoder.decode(model, this, maxDepth, schemas);
+  }
+
+  @Override
+  public void release() {
+    Payload held = payload;
+    if (held != null) {
+      payload = null;
+      held.release();
+    }
+  }
+
   /** Whether argument {@code index}'s type descriptor is exactly the UTF-8 bytes {@code expected}. */
-  public boolean typeEquals(Payload payload, int index, byte[] expected) {
+  public boolean typeEquals(int index, byte[] expected) {
     return regions[4 * index + 1] == expected.length
         && payload.regionEquals(regions[4 * index], expected);
   }
 
   /** Argument {@code index}'s type descriptor as sent, for error messages. */
-  public String typeName(Payload payload, int index) {
+  public String typeName(int index) {
     return new String(
         payload.bytes(regions[4 * index], Math.min(regions[4 * index + 1], 128)),
         StandardCharsets.UTF_8);
   }
 
   /** A stream over argument {@code index}'s value wrapper, or {@code null} when it is absent. */
-  public CodedInputStream valueInput(Payload payload, int index) {
+  public CodedInputStream valueInput(int index) {
     int length = regions[4 * index + 3];
     if (length <= 0) {
       return null;

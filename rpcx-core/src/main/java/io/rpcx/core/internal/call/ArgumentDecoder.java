@@ -1,4 +1,4 @@
-package io.rpcx.server.internal.dispatch;
+package io.rpcx.core.internal.call;
 
 import com.google.protobuf.CodedInputStream;
 import io.rpcx.core.internal.codec.CodecException;
@@ -7,12 +7,10 @@ import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
 import io.rpcx.core.internal.model.MethodModel;
-import io.rpcx.core.internal.protocol.RequestEnvelope;
 import java.io.IOException;
-import io.rpcx.core.internal.protocol.Payload;
 
 /**
- * Decodes a request's arguments against the method's declared parameters. Each argument's type
+ * Decodes the arguments of an RPCX request against the method's declared parameters. Each argument's type
  * descriptor must match the declared one before its bytes are read, so a client built against a
  * different signature gets a clear error instead of a misread value.
  */
@@ -27,7 +25,6 @@ final class ArgumentDecoder {
   static Object[] decode(
       MethodModel method,
       RequestEnvelope envelope,
-      Payload payload,
       int maxDepth,
       PeerSchemas schemas)
       throws CodecException {
@@ -41,12 +38,12 @@ final class ArgumentDecoder {
     Object[] args = new Object[count];
     DecodeContext context = new DecodeContext(maxDepth, schemas);
     for (int i = 0; i < count; i++) {
-      if (!envelope.typeEquals(payload, i, method.parameterTypeName(i))) {
+      if (!envelope.typeEquals(i, method.parameterTypeName(i))) {
         throw new CodecException(
-            describe(method, i) + ": the client sent type '" + envelope.typeName(payload, i)
+            describe(method, i) + ": the client sent type '" + envelope.typeName(i)
                 + "' but the server expects '" + codecs[i].typeName() + "'");
       }
-      CodedInputStream in = envelope.valueInput(payload, i);
+      CodedInputStream in = envelope.valueInput(i);
       if (i == method.streamParameterIndex()) {
         if (in != null) {
           throw new CodecException(

@@ -1,0 +1,47 @@
+package io.rpcx.core.internal.grpc;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.WireFormat;
+import io.rpcx.core.internal.codec.DecodeContext;
+import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.protocol.Payload;
+import io.rpcx.core.internal.stream.StreamReceiver;
+import java.io.IOException;
+
+/**
+ * A gRPC message of a stream, received and held undecoded: the element is field {@code field} of
+ * the message (1 in a reply; the stream argument's in a request), absent for null.
+ */
+public record GrpcElement(Payload payload, int field) implements StreamReceiver.Message {
+
+  @Override
+  public int size() {
+    return payload.length();
+  }
+
+  @Override
+  public Object decode(ValueCodec<Object> codec, DecodeContext context) throws IOException {
+    try {
+      CodedInputStream in = payload.valueInput(0, payload.length());
+      Object element = null;
+      while (true) {
+        int tag = in.readTag();
+        if (tag == 0) {
+          return element;
+        }
+        if (WireFormat.getTagFieldNumber(tag) == field) {
+          element = codec.readField(in, tag, context);
+        } else {
+          in.skipField(tag);
+        }
+      }
+    } finally {
+      payload.release();
+    }
+  }
+
+  @Override
+  public void release() {
+    payload.release();
+  }
+}
