@@ -436,7 +436,7 @@ final class ClientConnection implements CallOwner {
         UnavailableException.notProcessed(
             "the server at " + connector.address() + " is going away: " + message);
     state = DRAINING;
-    connector.detach(this);
+    connector.goingAway(this, message);
     closeIfDrained();
   }
 
@@ -477,7 +477,7 @@ final class ClientConnection implements CallOwner {
       return; // a probe's connection carries no calls and leaves the connector as it was
     }
     if (handshakeDone || previous == DRAINING) {
-      connector.detach(this);
+      connector.closed(this, previous == DRAINING);
     } else {
       // Connected, but no RPCX handshake: as unreachable as a refused connection.
       connector.connectFailed(this, closeCause);
