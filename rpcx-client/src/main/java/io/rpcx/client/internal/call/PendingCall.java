@@ -293,7 +293,7 @@ public abstract class PendingCall {
         CallOutcome.REPLIED,
         interceptors == null ? failure : Failures.of(code, message, envelope.exceptionClass(), false),
         bytes);
-    onFailure(failure, method.thrown(failure, message));
+    onFailure(failure, method.thrown(failure, message, envelope.exceptionValue(), peerSchemas()));
   }
 
   /** Fails the call. Ignored if already finished. */

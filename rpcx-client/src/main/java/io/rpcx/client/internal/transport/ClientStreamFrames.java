@@ -213,7 +213,7 @@ final class ClientStreamFrames {
     connection.writes().enqueue(
         new FrameWrite(
             connection.control(
-                FrameType.STREAM_END, out -> StreamFrames.writeEnd(out, id, null, "", ""))));
+                FrameType.STREAM_END, out -> StreamFrames.writeEnd(out, id, null, "", null))));
   }
 
   private ByteBuf cancelFrame(int id, String message) {

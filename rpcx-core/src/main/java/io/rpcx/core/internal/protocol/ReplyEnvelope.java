@@ -20,6 +20,7 @@ public final class ReplyEnvelope {
   private final StatusCode errorCode;
   private final String errorMessage;
   private final String exceptionClass;
+  private final byte[] exceptionValue;
 
   private ReplyEnvelope(
       int requestId,
@@ -27,13 +28,15 @@ public final class ReplyEnvelope {
       int valueLength,
       StatusCode errorCode,
       String errorMessage,
-      String exceptionClass) {
+      String exceptionClass,
+      byte[] exceptionValue) {
     this.requestId = requestId;
     this.valueOffset = valueOffset;
     this.valueLength = valueLength;
     this.errorCode = errorCode;
     this.errorMessage = errorMessage;
     this.exceptionClass = exceptionClass;
+    this.exceptionValue = exceptionValue;
   }
 
   /**
@@ -50,6 +53,7 @@ public final class ReplyEnvelope {
     StatusCode code = null;
     String message = "";
     String exceptionClass = "";
+    byte[] exceptionValue = null;
     try {
       while (true) {
         int tag = in.readTag();
@@ -67,29 +71,11 @@ public final class ReplyEnvelope {
             code = null;
             break;
           case (ReplyWriter.ERROR << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-            int oldLimit = in.pushLimit(in.readRawVarint32());
-            code = StatusCode.INTERNAL;
-            while (true) {
-              int errorTag = in.readTag();
-              if (errorTag == 0) {
-                break;
-              }
-              switch (errorTag) {
-                case (ReplyWriter.ERROR_CODE << 3) | WireFormat.WIRETYPE_VARINT:
-                  code = StatusCode.forNumber(in.readEnum());
-                  break;
-                case (ReplyWriter.ERROR_MESSAGE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-                  message = cut(Utf8Strings.read(in));
-                  break;
-                case (ReplyWriter.ERROR_EXCEPTION_CLASS << 3)
-                    | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-                  exceptionClass = cut(Utf8Strings.read(in));
-                  break;
-                default:
-                  in.skipField(errorTag);
-              }
-            }
-            in.popLimit(oldLimit);
+            ErrorFields error = ErrorFields.read(in);
+            code = error.code;
+            message = error.message;
+            exceptionClass = error.exceptionClass;
+            exceptionValue = error.exceptionValue;
             valueLength = -1;
             break;
           default:
@@ -108,7 +94,7 @@ public final class ReplyEnvelope {
       message = "error reply with status OK";
     }
     return new ReplyEnvelope(
-        (int) requestId, valueOffset, valueLength, code, message, exceptionClass);
+        (int) requestId, valueOffset, valueLength, code, message, exceptionClass, exceptionValue);
   }
 
   /** An error text a peer sent, cut to {@link #MAX_ERROR_TEXT} characters (replies and streams alike). */
@@ -136,6 +122,14 @@ public final class ReplyEnvelope {
   /** Class name of the exception thrown by the implementation; empty when not a remote failure. */
   public String exceptionClass() {
     return exceptionClass;
+  }
+
+  /**
+   * The fields of the exception thrown, a value (for an exception the method declares), or {@code
+   * null} when the reply carries none.
+   */
+  public byte[] exceptionValue() {
+    return exceptionValue;
   }
 
   /** A stream over the value wrapper, or {@code null} when the value is absent (null or void). */

@@ -77,6 +77,9 @@ final class ServiceProtoBuilder {
         typeOf(valueType(method));
       }
     }
+    for (TypeDescription type : description.types()) {
+      typeOf(type.name()); // the rest: the declared exceptions' (Error.exception_value)
+    }
     List<ProtoMessage> methodMessages = new ArrayList<>();
     for (MethodDescription method : description.methods()) {
       String base = capitalize(identifier(method.name()));
@@ -194,8 +197,9 @@ final class ServiceProtoBuilder {
               + " null), then STREAM_END (docs/PROTOCOL.md, section 5)."
               + (method.declaredExceptions().isEmpty()
                   ? ""
-                  : "\nDeclared failures (REMOTE_FAILURE, StreamEnd.error.exception_class): "
-                      + String.join(", ", method.declaredExceptions()));
+                  : "\nDeclared failures (REMOTE_FAILURE, StreamEnd.error.exception_class; their"
+                      + " fields in exception_value,\nfield 1 holding the message named as the"
+                      + " class): " + String.join(", ", method.declaredExceptions()));
       return ProtoMessage.of(
           name, comment, List.of(ProtoField.of("value", 1, typeOf(element), false, note(element))));
     }
@@ -206,7 +210,8 @@ final class ServiceProtoBuilder {
                 : ": field 1 holds the result, absent when it is null.")
             + (method.declaredExceptions().isEmpty()
                 ? ""
-                : "\nDeclared failures (REMOTE_FAILURE, Error.exception_class): "
+                : "\nDeclared failures (REMOTE_FAILURE, Error.exception_class; their fields in"
+                    + " Error.exception_value,\nfield 1 holding the message named as the class): "
                     + String.join(", ", method.declaredExceptions()));
     List<ProtoField> fields =
         method.resultType().equals("void")

@@ -138,10 +138,40 @@ class EnvelopeTest {
     assertEquals("result", StringValue.parseFrom(reply.getValue()).getValue());
 
     ByteArrayProtoWriter errorOut = new ByteArrayProtoWriter();
-    ReplyWriter.writeError(errorOut, 13, StatusCode.NOT_FOUND, "no such method", "");
+    ReplyWriter.writeError(errorOut, 13, StatusCode.NOT_FOUND, "no such method", null);
     RPCXReply parsed = RPCXReply.parseFrom(errorOut.toByteArray());
     assertEquals(io.rpcx.core.internal.protocol.proto.StatusCode.NOT_FOUND, parsed.getError().getCode());
     assertEquals("no such method", parsed.getError().getMessage());
+  }
+
+  @Test
+  void aRemoteFailureCarriesTheFieldsOfADeclaredExceptionAsAValue() throws Exception {
+    ByteArrayProtoWriter reply = new ByteArrayProtoWriter();
+    ReplyWriter.writeError(
+        reply, 14, StatusCode.REMOTE_FAILURE, "out of stock",
+        ThrownException.withFields("shop.OutOfStockException", STRING, "A-1", null));
+    Error error = RPCXReply.parseFrom(reply.toByteArray()).getError();
+    assertEquals("shop.OutOfStockException", error.getExceptionClass());
+    assertEquals("A-1", StringValue.parseFrom(error.getExceptionValue()).getValue());
+    ReplyEnvelope envelope = ReplyEnvelope.parse(ByteBufferPayload.of(reply.toByteArray()));
+    assertEquals("shop.OutOfStockException", envelope.exceptionClass());
+    assertEquals(error.getExceptionValue(), ByteString.copyFrom(envelope.exceptionValue()));
+
+    ByteArrayProtoWriter end = new ByteArrayProtoWriter();
+    StreamFrames.writeEnd(
+        end, 15, StatusCode.REMOTE_FAILURE, "out of stock",
+        ThrownException.withFields("shop.OutOfStockException", STRING, "A-1", null));
+    StreamEnd parsed = StreamEnd.parseFrom(end.toByteArray());
+    assertEquals(error.getExceptionValue(), parsed.getError().getExceptionValue());
+    StreamFrames frames = StreamFrames.parseEnd(ByteBufferPayload.of(end.toByteArray()));
+    assertEquals(error.getExceptionValue(), ByteString.copyFrom(frames.exceptionValue()));
+
+    // From a peer that predates it (or for an undeclared exception): absent.
+    ByteArrayProtoWriter old = new ByteArrayProtoWriter();
+    ReplyWriter.writeError(
+        old, 16, StatusCode.REMOTE_FAILURE, "boom", ThrownException.named("java.lang.Error"));
+    assertTrue(RPCXReply.parseFrom(old.toByteArray()).getError().getExceptionValue().isEmpty());
+    assertNull(ReplyEnvelope.parse(ByteBufferPayload.of(old.toByteArray())).exceptionValue());
   }
 
   @Test
@@ -246,14 +276,15 @@ class EnvelopeTest {
     assertEquals("bye", parsedCancel.message());
 
     ByteArrayProtoWriter end = new ByteArrayProtoWriter();
-    StreamFrames.writeEnd(end, 9, null, "", "");
+    StreamFrames.writeEnd(end, 9, null, "", null);
     assertEquals(StreamEnd.newBuilder().setStreamId(9).build(), StreamEnd.parseFrom(end.toByteArray()));
     StreamFrames parsedEnd = StreamFrames.parseEnd(ByteBufferPayload.of(end.toByteArray()));
     assertFalse(parsedEnd.isError());
     assertEquals(9, parsedEnd.streamId());
 
     ByteArrayProtoWriter failed = new ByteArrayProtoWriter();
-    StreamFrames.writeEnd(failed, 9, StatusCode.REMOTE_FAILURE, "boom", "java.io.IOException");
+    StreamFrames.writeEnd(
+        failed, 9, StatusCode.REMOTE_FAILURE, "boom", ThrownException.named("java.io.IOException"));
     StreamEnd expected =
         StreamEnd.newBuilder()
             .setStreamId(9)
@@ -342,7 +373,7 @@ class EnvelopeTest {
     StreamFrames.writeCredit(credit, 1, 1);
     assertEquals("08 01 10 01", hex(credit.toByteArray()));
     ByteArrayProtoWriter end = new ByteArrayProtoWriter();
-    StreamFrames.writeEnd(end, 1, null, "", "");
+    StreamFrames.writeEnd(end, 1, null, "", null);
     assertEquals("08 01", hex(end.toByteArray()));
     ByteArrayProtoWriter cancel = new ByteArrayProtoWriter();
     StreamFrames.writeCancel(cancel, 1, "");
@@ -370,7 +401,7 @@ class EnvelopeTest {
     ReplyWriter.writeValue(message, 1, stream.element(), "a", 0);
     assertEquals("08 01 12 03 0a 01 61", hex(message.toByteArray()));
     ByteArrayProtoWriter end = new ByteArrayProtoWriter();
-    StreamFrames.writeEnd(end, 1, null, "", "");
+    StreamFrames.writeEnd(end, 1, null, "", null);
     assertEquals("08 01", hex(end.toByteArray()));
     ByteArrayProtoWriter reply = new ByteArrayProtoWriter();
     @SuppressWarnings("unchecked")

@@ -94,7 +94,7 @@ public final class RequestDispatcher {
       if (e.requestId() == ProtocolException.NO_REQUEST_ID) {
         connection.closeForProtocolError(StatusCode.BAD_REQUEST, e.getMessage());
       } else {
-        connection.replies().sendError((int) e.requestId(), e.status(), e.getMessage(), "");
+        connection.replies().sendError((int) e.requestId(), e.status(), e.getMessage(), null);
       }
       return;
     }
@@ -196,7 +196,7 @@ public final class RequestDispatcher {
       String reason) {
     // Counted and told first, so that a client that has its answer finds the refusal recorded.
     refused(connection, envelope, methodKnown, status, reason);
-    connection.replies().sendError(envelope.requestId(), status, reason, "");
+    connection.replies().sendError(envelope.requestId(), status, reason, null);
   }
 
   /** Counts a call refused before it ran, and tells the listeners. */

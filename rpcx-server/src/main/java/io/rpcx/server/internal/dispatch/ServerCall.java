@@ -6,9 +6,11 @@ import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.model.DeclaredExceptions;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.RequestEnvelope;
+import io.rpcx.core.internal.protocol.ThrownException;
 import io.rpcx.server.CallInfo;
 import io.rpcx.server.ServerInterceptor;
 import java.time.Duration;
@@ -233,7 +235,7 @@ class ServerCall implements Runnable, CallInfo {
     releasePayload();
     dispatcher.refused(connection, envelope, true, code, message);
     answered();
-    connection.replies().sendError(envelope.requestId(), code, message, "");
+    connection.replies().sendError(envelope.requestId(), code, message, null);
     finished(null);
   }
 
@@ -331,7 +333,7 @@ class ServerCall implements Runnable, CallInfo {
           method.model().displayName() + " ran, but its result could not be encoded: "
               + (e instanceof CodecException ? e.getMessage() : e.toString());
       logger.warn("{} (for {})", problem, connection.remoteAddress());
-      connection.replies().sendError(envelope.requestId(), StatusCode.INTERNAL, problem, "");
+      connection.replies().sendError(envelope.requestId(), StatusCode.INTERNAL, problem, null);
     }
   }
 
@@ -339,14 +341,19 @@ class ServerCall implements Runnable, CallInfo {
     MethodModel model = method.model();
     if (failure instanceof ImplementationFailure) {
       Throwable thrown = unwrap(failure.getCause());
-      boolean declared = false;
-      for (Class<?> type : model.declaredExceptions()) {
-        declared |= type.isInstance(thrown);
-      }
+      DeclaredExceptions.Thrown declared = model.thrownExceptions().of(thrown);
       dispatcher.exceptionLog.log(
-          logger, declared, model.displayName(), connection.remoteAddress(), thrown);
+          logger, declared != null, model.displayName(), connection.remoteAddress(), thrown);
       String message = thrown.getMessage() == null ? "" : thrown.getMessage();
-      sendError(StatusCode.REMOTE_FAILURE, message, thrown.getClass().getName());
+      sendError(
+          StatusCode.REMOTE_FAILURE,
+          message,
+          declared == null
+              ? ThrownException.named(thrown.getClass().getName())
+              // As the class the method declares (a subclass the client cannot know arrives as
+              // it), with its fields.
+              : ThrownException.withFields(
+                  declared.type().getName(), declared.codec(), thrown, declared.schemas()));
     } else if (failure instanceof RpcxException) {
       RpcxException refusal = (RpcxException) failure;
       logger.debug(
@@ -354,7 +361,7 @@ class ServerCall implements Runnable, CallInfo {
           model.displayName(),
           connection.remoteAddress(),
           refusal.getMessage());
-      sendError(refusal.status(), String.valueOf(refusal.getMessage()), "");
+      sendError(refusal.status(), String.valueOf(refusal.getMessage()), null);
     } else {
       dispatcher.exceptionLog.log(
           logger,
@@ -365,13 +372,13 @@ class ServerCall implements Runnable, CallInfo {
       sendError(
           StatusCode.REMOTE_FAILURE,
           failure.getMessage() == null ? "" : failure.getMessage(),
-          failure.getClass().getName());
+          ThrownException.named(failure.getClass().getName()));
     }
   }
 
   /** Sends an error as the call's end: a REPLY, unless a stream started. */
-  void sendError(StatusCode code, String message, String exceptionClass) {
-    connection.replies().sendError(envelope.requestId(), code, message, exceptionClass);
+  void sendError(StatusCode code, String message, ThrownException thrown) {
+    connection.replies().sendError(envelope.requestId(), code, message, thrown);
   }
 
   static Throwable unwrap(Throwable failure) {
