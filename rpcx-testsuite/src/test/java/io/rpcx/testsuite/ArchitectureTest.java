@@ -68,6 +68,7 @@ class ArchitectureTest {
   private static final String PUBLIC_API =
       """
       io.rpcx.annotation.Idempotent
+      io.rpcx.annotation.InterruptOnCancel
       io.rpcx.annotation.Method
       io.rpcx.annotation.OwnDeadline
       io.rpcx.annotation.RPCXClient
@@ -96,6 +97,7 @@ class ArchitectureTest {
       io.rpcx.core.ResourceExhaustedException
       io.rpcx.core.RpcxContext
       io.rpcx.core.RpcxContext$Key
+      io.rpcx.core.RpcxContext$Registration
       io.rpcx.core.RpcxContext$Scope
       io.rpcx.core.RpcxException
       io.rpcx.core.StatusCode

@@ -22,7 +22,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -197,7 +196,7 @@ public final class ClientMethod {
 
   private Object unaryAsync(Invocation invocation) {
     retries.called(System.nanoTime());
-    CompletableFuture<Object> future = new CompletableFuture<>();
+    CallFuture future = new CallFuture();
     send(new AsyncCall(this, invocation, 1, null, future, completions));
     return future;
   }
@@ -231,7 +230,7 @@ public final class ClientMethod {
    * argument is uploaded once the request is sent.
    */
   private Object clientStreamAsync(Invocation invocation) {
-    CompletableFuture<Object> future = new CompletableFuture<>();
+    CallFuture future = new CallFuture();
     sendWithUpload(new AsyncCall(this, invocation, 1, null, future, completions));
     return future;
   }

@@ -145,6 +145,18 @@ final class ServerStreamCall extends PendingCall implements StreamReceiver.Side 
     cancelled(failure);
   }
 
+  /** The calling context (or the caller) cancelled the stream: its subscriber hears why. */
+  @Override
+  void cancel(String reason) {
+    CancelledException why =
+        new CancelledException(model().displayName() + " was cancelled: " + reason, null);
+    if (finish()) {
+      ended(CallOutcome.OTHER, why, 0);
+      receiver.fail(why);
+      abandonStream();
+    }
+  }
+
   /** Ends the call as cancelled and tells the server, once; nothing if it has ended already. */
   private void cancelCall(RpcxException why) {
     if (finish()) {

@@ -175,6 +175,19 @@ class EnvelopeTest {
   }
 
   @Test
+  void theCancelOfAUnaryCallIsTheBytesOfProtocolSection18() throws Exception {
+    ByteArrayProtoWriter cancel = new ByteArrayProtoWriter();
+    StreamFrames.writeCancel(cancel, 7, "its timeout passed on the client");
+    assertEquals(
+        "08 07 12 20 69 74 73 20 74 69 6d 65 6f 75 74 20 70 61 73 73 65 64 20 6f 6e 20 74 68 65"
+            + " 20 63 6c 69 65 6e 74",
+        hex(cancel.toByteArray()));
+    assertEquals(
+        StreamCancel.newBuilder().setStreamId(7).setMessage("its timeout passed on the client").build(),
+        StreamCancel.parseFrom(cancel.toByteArray()));
+  }
+
+  @Test
   void generatedRepliesAreRead() throws Exception {
     RPCXReply value =
         RPCXReply.newBuilder().setRequestId(3).setValue(StringValue.of("v").toByteString()).build();

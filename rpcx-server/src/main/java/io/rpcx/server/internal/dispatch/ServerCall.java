@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * ArgumentStream}; a {@link ServerStreamCall}, whose result is a {@link ResultStream}; a {@link
  * BidiStreamCall}, which has both.
  */
-class ServerCall implements Runnable, CallInfo {
+class ServerCall implements Runnable, CallInfo, CancellableCall {
   private static final Logger logger = LoggerFactory.getLogger(ServerCall.class);
 
   /** Claims {@link #answered}: a field, not an object per call. */
@@ -61,7 +61,16 @@ class ServerCall implements Runnable, CallInfo {
   private volatile int completed;
   private Payload payload;
   /** The call's context, current while its interceptors and implementation run. */
-  private RpcxContext context;
+  private volatile RpcxContext context;
+  /** Why the call was cancelled (its client gave up, its connection closed), or {@code null}. */
+  private volatile String cancelled;
+  /**
+   * The thread running an implementation that is interrupted when the call is cancelled, while it
+   * runs ({@code @InterruptOnCancel}); guarded by this.
+   */
+  private Thread interruptible;
+  /** Whether this call interrupted {@link #interruptible}; guarded by this. */
+  private boolean interruptedOnCancel;
 
   /** A call of {@code method}; {@code dispatcher} holds what every call of the server shares. */
   ServerCall(
@@ -101,7 +110,20 @@ class ServerCall implements Runnable, CallInfo {
           "its caller's timeout of " + timeoutMillis + " ms passed before it could run");
       return;
     }
-    context =
+    String cancelledBefore = cancelled;
+    if (cancelledBefore != null && !method.isStream()) {
+      releasePayload();
+      logger.debug(
+          "Dropped {} from {}: {} before it could run",
+          model.displayName(),
+          connection.remoteAddress(),
+          cancelledBefore);
+      finished(null);
+      dispatcher.refused(
+          connection, envelope, true, StatusCode.CANCELLED, cancelledBefore + " before it ran");
+      return;
+    }
+    RpcxContext context =
         RpcxContext.forCall(
             envelope.service(),
             envelope.method(),
@@ -110,6 +132,11 @@ class ServerCall implements Runnable, CallInfo {
             receivedNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMillis),
             envelope.metadata(),
             connection.remoteAddress());
+    this.context = context;
+    String cancelledMeanwhile = cancelled; // read after the context is published: see cancel()
+    if (cancelledMeanwhile != null) {
+      context.cancel(cancelledMeanwhile);
+    }
     started(context);
     try (RpcxContext.Scope ignored = context.attach()) {
       serve();
@@ -120,11 +147,36 @@ class ServerCall implements Runnable, CallInfo {
   static final long NO_DEADLINE = Long.MIN_VALUE;
 
   /**
-   * The call was dispatched, on the event loop, before it is handed to the executor: a stream
-   * registers with its connection, and times itself out {@code deadlineNanos} from now (unless
-   * {@link #NO_DEADLINE}).
+   * The call was dispatched, on the event loop, before it is handed to the executor: it registers
+   * with its connection, which may cancel it; a stream also times itself out {@code
+   * deadlineNanos} from now (unless {@link #NO_DEADLINE}).
    */
-  void dispatched(long deadlineNanos) {}
+  void dispatched(long deadlineNanos) {
+    connection.callStarted(this);
+  }
+
+  @Override
+  public final int requestId() {
+    return envelope.requestId();
+  }
+
+  /**
+   * Cancels the call, saying {@code reason} (see {@link CancellableCall#cancel}): a unary call
+   * that has not run never runs; a running call's context is cancelled. Any thread.
+   */
+  @Override
+  public final void cancel(String reason) {
+    if (cancelled != null) {
+      return;
+    }
+    cancelled = reason;
+    // Written before the context is read, as run() publishes the context before reading this:
+    // whichever comes second cancels the context.
+    RpcxContext current = context;
+    if (current != null) {
+      current.cancel(reason);
+    }
+  }
 
   /** The call runs, in {@code context}: on its worker, before its interceptors. */
   void started(RpcxContext context) {}
@@ -196,9 +248,43 @@ class ServerCall implements Runnable, CallInfo {
       releasePayload();
     }
     try {
-      return method.invoke(withStreams(args));
+      return method.interruptsOnCancel()
+          ? invokeInterruptibly(withStreams(args))
+          : method.invoke(withStreams(args));
     } catch (Throwable t) {
       throw new ImplementationFailure(t);
+    }
+  }
+
+  /**
+   * Calls the implementation of a method annotated {@code @InterruptOnCancel}: this thread is
+   * interrupted if the call is cancelled while the implementation runs, and an interrupt it left
+   * is cleared before the thread serves another call.
+   */
+  private Object invokeInterruptibly(Object[] args) throws Throwable {
+    synchronized (this) {
+      interruptible = Thread.currentThread();
+    }
+    RpcxContext.Registration registration = context.onCancel(this::interruptImplementation);
+    try {
+      return method.invoke(args);
+    } finally {
+      registration.close();
+      boolean interrupted;
+      synchronized (this) {
+        interruptible = null;
+        interrupted = interruptedOnCancel;
+      }
+      if (interrupted) {
+        Thread.interrupted();
+      }
+    }
+  }
+
+  private synchronized void interruptImplementation() {
+    if (interruptible != null) {
+      interruptedOnCancel = true;
+      interruptible.interrupt();
     }
   }
 
@@ -280,7 +366,7 @@ class ServerCall implements Runnable, CallInfo {
 
   /** Whether the call ends without a reply: the client cancelled it, or is gone. */
   boolean isSilent() {
-    return false;
+    return cancelled != null;
   }
 
   /** What the interceptors that inject faults ({@link ReplyFault}) make of the reply. */
@@ -317,6 +403,9 @@ class ServerCall implements Runnable, CallInfo {
 
   /** The call is over, with {@code failure} (or null): counts it and lets go of its streams. */
   void finished(Throwable failure) {
+    if (!method.isStream()) {
+      connection.callEnded(this);
+    }
     answered();
     connection.callFinished();
     dispatcher.tracker.finished();

@@ -37,13 +37,15 @@ abstract class StreamingCall extends ServerCall implements OpenStream {
       int timeoutMillis = envelope.timeoutMillis();
       deadline =
           connection.schedule(
-              () ->
-                  end(
-                      StatusCode.TIMEOUT,
-                      new CallTimeoutException(
-                          method.model().displayName() + " timed out: the stream's deadline of "
-                              + timeoutMillis + " ms passed"),
-                      true),
+              () -> {
+                String reason = "the stream's deadline of " + timeoutMillis + " ms passed";
+                end(
+                    StatusCode.TIMEOUT,
+                    new CallTimeoutException(
+                        method.model().displayName() + " timed out: " + reason),
+                    true);
+                cancel(reason);
+              },
               deadlineNanos);
     }
   }
@@ -95,13 +97,13 @@ abstract class StreamingCall extends ServerCall implements OpenStream {
 
   @Override
   public final void cancelledByClient(String message) {
+    String said = message.isEmpty() ? "" : ": " + message;
     end(
         StatusCode.CANCELLED,
         new CancelledException(
-            method.model().displayName() + " was cancelled by the client"
-                + (message.isEmpty() ? "" : ": " + message),
-            null),
+            method.model().displayName() + " was cancelled by the client" + said, null),
         false);
+    cancel("the client cancelled the call" + said);
   }
 
   @Override
@@ -113,6 +115,7 @@ abstract class StreamingCall extends ServerCall implements OpenStream {
                 + method.model().displayName() + " was streaming",
             null),
         false);
+    cancel("the client's connection closed");
   }
 
   @Override
@@ -122,5 +125,6 @@ abstract class StreamingCall extends ServerCall implements OpenStream {
         UnavailableException.mayHaveRun(
             reason + "; " + method.model().displayName() + " was ended", null),
         true);
+    cancel(reason);
   }
 }

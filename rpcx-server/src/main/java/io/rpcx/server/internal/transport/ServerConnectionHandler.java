@@ -21,6 +21,7 @@ import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.PrefaceHandler;
 import io.rpcx.core.internal.transport.TlsFailures;
+import io.rpcx.server.internal.dispatch.CancellableCall;
 import io.rpcx.server.internal.dispatch.OpenStream;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
@@ -63,6 +64,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private boolean overConnectionLimit;
   private final PeerSchemas peerSchemas = new PeerSchemas();
   private final ServerStreamFrames streams = new ServerStreamFrames(this);
+  private final UnaryCalls unaryCalls = new UnaryCalls();
 
   ServerConnectionHandler(
       ServerTransport transport,
@@ -130,6 +132,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     streams.readComplete(); // those of a read cut short first
     transport.connectionClosed(this);
     streams.connectionLost();
+    unaryCalls.cancelAll("the client's connection closed");
     super.channelInactive(ctx);
   }
 
@@ -238,6 +241,22 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   }
 
   @Override
+  public void callStarted(CancellableCall call) {
+    unaryCalls.started(call);
+  }
+
+  @Override
+  public void callEnded(CancellableCall call) {
+    unaryCalls.ended(call);
+  }
+
+  /** The client's cancel of a call that is not a stream (docs/PROTOCOL.md, 1.7). */
+  void cancelCall(int requestId, String message) {
+    unaryCalls.cancel(
+        requestId, "the client cancelled the call" + (message.isEmpty() ? "" : ": " + message));
+  }
+
+  @Override
   public Future<?> schedule(Runnable task, long delayNanos) {
     return channel.eventLoop().schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
   }
@@ -248,6 +267,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
    * written. Returns the close's future.
    */
   ChannelFuture close(String reason) {
+    unaryCalls.cancelAll(reason); // their replies could not be sent any more
     if (streams.isEmpty()) {
       return channel.close();
     }

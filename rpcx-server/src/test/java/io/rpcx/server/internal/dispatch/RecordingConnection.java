@@ -49,6 +49,12 @@ class RecordingConnection implements ServerConnection, Replies {
   }
 
   @Override
+  public void callStarted(CancellableCall call) {}
+
+  @Override
+  public void callEnded(CancellableCall call) {}
+
+  @Override
   public StreamOutput streamOutput(int streamId, ServerMethod method) {
     throw new AssertionError("these tests serve no stream");
   }
