@@ -29,6 +29,12 @@ public interface Shop {
   /** Emits {@code count} items, then fails with {@link OutOfStockException}. */
   Flow.Publisher<String> watch(String sku, int count) throws OutOfStockException;
 
+  /** Throws an {@link IllegalStateException}, which no method declares. */
+  void restock(String sku);
+
+  /** Throws {@link OutOfStockException} from {@code depth} calls deep: a long stack trace. */
+  void reserve(String sku, int depth) throws OutOfStockException;
+
   /** Another item the shop offers instead. */
   record Alternative(String sku, int available) {}
 
@@ -187,6 +193,19 @@ public interface Shop {
     @Override
     public void backorder(String sku) throws OutOfStockException {
       throw new BackorderedException(sku, "next week");
+    }
+
+    @Override
+    public void restock(String sku) {
+      throw new IllegalStateException("no supplier for " + sku);
+    }
+
+    @Override
+    public void reserve(String sku, int depth) throws OutOfStockException {
+      if (depth > 0) {
+        reserve(sku, depth - 1);
+      }
+      throw new OutOfStockException(sku, 1, 0, List.of());
     }
 
     @Override

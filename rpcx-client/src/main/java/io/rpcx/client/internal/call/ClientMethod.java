@@ -20,6 +20,7 @@ import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SizeHints;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -346,19 +347,38 @@ public final class ClientMethod {
    * of the method's {@code throws} clause is ever rebuilt, whatever name the failure carries. An
    * exception that cannot be rebuilt (a field whose type differs between the two sides, its
    * constructor refusing the values) arrives as the {@link RemoteFailureException}, saying why.
+   * A server asked to send its stack traces gave {@code stackTrace} (else null): the exception's
+   * trace is then the server's frames, then those it was made with here, as Java RMI shows a
+   * remote exception.
    */
   Throwable thrown(
-      RpcxException failure, String message, byte[] exceptionValue, PeerSchemas schemas) {
+      RpcxException failure,
+      String message,
+      byte[] exceptionValue,
+      StackTraceElement[] stackTrace,
+      PeerSchemas schemas) {
     if (!(failure instanceof RemoteFailureException remote)) {
       return failure;
     }
+    Throwable thrown = rebuilt(remote, message, exceptionValue, schemas);
+    if (stackTrace != null) {
+      StackTraceElement[] local = thrown.getStackTrace();
+      StackTraceElement[] both = Arrays.copyOf(stackTrace, stackTrace.length + local.length);
+      System.arraycopy(local, 0, both, stackTrace.length, local.length);
+      thrown.setStackTrace(both);
+    }
+    return thrown;
+  }
+
+  private Throwable rebuilt(
+      RemoteFailureException remote, String message, byte[] exceptionValue, PeerSchemas schemas) {
     DeclaredExceptions.Thrown declared = model.thrownExceptions().named(remote.remoteClassName());
     if (declared == null) {
-      return failure;
+      return remote;
     }
     try {
       Throwable rebuilt = declared.rebuild(exceptionValue, message, schemas, maxNestingDepth);
-      return rebuilt != null ? rebuilt : failure;
+      return rebuilt != null ? rebuilt : remote;
     } catch (IOException | RuntimeException e) {
       logger.debug("Cannot rebuild {} thrown by {}", declared, model.displayName(), e);
       return new RemoteFailureException(

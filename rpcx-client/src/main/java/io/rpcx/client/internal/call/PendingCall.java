@@ -327,7 +327,10 @@ public abstract class PendingCall {
         CallOutcome.REPLIED,
         interceptors == null ? failure : Failures.of(code, message, envelope.exceptionClass(), false),
         bytes);
-    onFailure(failure, method.thrown(failure, message, envelope.exceptionValue(), peerSchemas()));
+    onFailure(
+        failure,
+        method.thrown(
+            failure, message, envelope.exceptionValue(), envelope.stackTrace(), peerSchemas()));
   }
 
   /** Fails the call. Ignored if already finished. */

@@ -185,7 +185,9 @@ final class ServerStreamCall extends PendingCall implements StreamReceiver.Side 
     } else if (end.isError()) {
       failure =
           method.failure(end.errorCode(), end.message(), end.exceptionClass(), address(), true);
-      thrown = method.thrown(failure, end.message(), end.exceptionValue(), peerSchemas());
+      thrown =
+          method.thrown(
+              failure, end.message(), end.exceptionValue(), end.stackTrace(), peerSchemas());
     }
     if (finish()) {
       ended(CallOutcome.REPLIED, failure, 0);

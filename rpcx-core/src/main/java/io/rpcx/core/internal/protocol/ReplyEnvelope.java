@@ -14,6 +14,13 @@ public final class ReplyEnvelope {
   /** Longest error text kept from a peer; the rest is cut so a peer cannot flood logs. */
   static final int MAX_ERROR_TEXT = 4096;
 
+  /**
+   * Most frames of a stack trace sent, and kept from a peer (the rest are skipped, so that a peer
+   * cannot make a receiver hold millions of them): the innermost, where a trace says what went
+   * wrong.
+   */
+  static final int MAX_STACK_FRAMES = 256;
+
   private final int requestId;
   private final int valueOffset;
   private final int valueLength;
@@ -21,6 +28,7 @@ public final class ReplyEnvelope {
   private final String errorMessage;
   private final String exceptionClass;
   private final byte[] exceptionValue;
+  private final StackTraceElement[] stackTrace;
 
   private ReplyEnvelope(
       int requestId,
@@ -29,7 +37,8 @@ public final class ReplyEnvelope {
       StatusCode errorCode,
       String errorMessage,
       String exceptionClass,
-      byte[] exceptionValue) {
+      byte[] exceptionValue,
+      StackTraceElement[] stackTrace) {
     this.requestId = requestId;
     this.valueOffset = valueOffset;
     this.valueLength = valueLength;
@@ -37,6 +46,7 @@ public final class ReplyEnvelope {
     this.errorMessage = errorMessage;
     this.exceptionClass = exceptionClass;
     this.exceptionValue = exceptionValue;
+    this.stackTrace = stackTrace;
   }
 
   /**
@@ -54,6 +64,7 @@ public final class ReplyEnvelope {
     String message = "";
     String exceptionClass = "";
     byte[] exceptionValue = null;
+    StackTraceElement[] stackTrace = null;
     try {
       while (true) {
         int tag = in.readTag();
@@ -76,6 +87,7 @@ public final class ReplyEnvelope {
             message = error.message;
             exceptionClass = error.exceptionClass;
             exceptionValue = error.exceptionValue;
+            stackTrace = error.stackTrace;
             valueLength = -1;
             break;
           default:
@@ -94,7 +106,14 @@ public final class ReplyEnvelope {
       message = "error reply with status OK";
     }
     return new ReplyEnvelope(
-        (int) requestId, valueOffset, valueLength, code, message, exceptionClass, exceptionValue);
+        (int) requestId,
+        valueOffset,
+        valueLength,
+        code,
+        message,
+        exceptionClass,
+        exceptionValue,
+        stackTrace);
   }
 
   /** An error text a peer sent, cut to {@link #MAX_ERROR_TEXT} characters (replies and streams alike). */
@@ -130,6 +149,14 @@ public final class ReplyEnvelope {
    */
   public byte[] exceptionValue() {
     return exceptionValue;
+  }
+
+  /**
+   * The stack trace of the exception the server's implementation threw, innermost frame first, or
+   * {@code null} when it sent none. Never modify.
+   */
+  public StackTraceElement[] stackTrace() {
+    return stackTrace;
   }
 
   /** A stream over the value wrapper, or {@code null} when the value is absent (null or void). */

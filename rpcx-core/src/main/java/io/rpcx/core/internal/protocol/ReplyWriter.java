@@ -15,6 +15,11 @@ public final class ReplyWriter {
   static final int ERROR_MESSAGE = 2;
   static final int ERROR_EXCEPTION_CLASS = 3;
   static final int ERROR_EXCEPTION_VALUE = 4;
+  static final int ERROR_STACK_TRACE = 5;
+  static final int FRAME_CLASS = 1;
+  static final int FRAME_METHOD = 2;
+  static final int FRAME_FILE = 3;
+  static final int FRAME_LINE = 4;
 
   private ReplyWriter() {}
 

@@ -27,6 +27,7 @@ public final class StreamFrames {
   private final String message;
   private final String exceptionClass;
   private final byte[] exceptionValue;
+  private final StackTraceElement[] stackTrace;
 
   private StreamFrames(
       int streamId,
@@ -34,13 +35,15 @@ public final class StreamFrames {
       StatusCode errorCode,
       String message,
       String exceptionClass,
-      byte[] exceptionValue) {
+      byte[] exceptionValue,
+      StackTraceElement[] stackTrace) {
     this.streamId = streamId;
     this.messages = messages;
     this.errorCode = errorCode;
     this.message = message;
     this.exceptionClass = exceptionClass;
     this.exceptionValue = exceptionValue;
+    this.stackTrace = stackTrace;
   }
 
   /** Writes a {@code StreamCredit}: {@code messages} more for stream {@code streamId}. */
@@ -109,6 +112,7 @@ public final class StreamFrames {
     String message = "";
     String exceptionClass = "";
     byte[] exceptionValue = null;
+    StackTraceElement[] stackTrace = null;
     try {
       while (true) {
         int tag = in.readTag();
@@ -130,6 +134,7 @@ public final class StreamFrames {
           message = error.message;
           exceptionClass = error.exceptionClass;
           exceptionValue = error.exceptionValue;
+          stackTrace = error.stackTrace;
         } else {
           Envelopes.skipField(in, tag);
         }
@@ -145,7 +150,8 @@ public final class StreamFrames {
       code = StatusCode.INTERNAL;
       message = "STREAM_END error with status OK";
     }
-    return new StreamFrames(streamId, messages, code, message, exceptionClass, exceptionValue);
+    return new StreamFrames(
+        streamId, messages, code, message, exceptionClass, exceptionValue, stackTrace);
   }
 
   /** The stream: the {@code request_id} of its call. */
@@ -181,5 +187,13 @@ public final class StreamFrames {
   /** An end's exception's fields (a value), or {@code null} when it carried none. */
   public byte[] exceptionValue() {
     return exceptionValue;
+  }
+
+  /**
+   * An end's stack trace of the exception the server's implementation threw, innermost frame
+   * first, or {@code null} when it sent none. Never modify.
+   */
+  public StackTraceElement[] stackTrace() {
+    return stackTrace;
   }
 }

@@ -30,6 +30,7 @@ import java.util.concurrent.Executor;
  * @param virtualThreadCalls calls that may run on virtual threads at once; 0 without virtual
  *     threads
  * @param refusalListeners told of the calls refused before they ran
+ * @param sendStackTraces whether a REMOTE_FAILURE carries the stack trace of what was thrown
  */
 public record ServerConfig(
     ConnectionSettings connection,
@@ -55,7 +56,8 @@ public record ServerConfig(
     List<ServerInterceptor> interceptors,
     List<RefusalListener> refusalListeners,
     ExceptionLogging declaredExceptionLogging,
-    ExceptionLogging otherExceptionLogging) {
+    ExceptionLogging otherExceptionLogging,
+    boolean sendStackTraces) {
   /** Threads of the default worker pool. */
   public static final int DEFAULT_WORKER_THREADS = 200;
   /** Calls the default worker pool queues while all its threads are busy. */

@@ -37,6 +37,8 @@ public final class RequestDispatcher {
   /** The interceptors that are also {@link ReplyFault}s (a test kit's), found once; usually empty. */
   final ReplyFault[] replyFaults;
   final ExceptionLog exceptionLog;
+  /** Whether a failure carries the stack trace of what the implementation threw. */
+  final boolean sendStackTraces;
   private final RefusalListener[] refusalListeners;
   private final LongAdder refusals = new LongAdder();
   private final int maxStreamWindow;
@@ -58,7 +60,9 @@ public final class RequestDispatcher {
       ExceptionLog exceptionLog,
       List<RefusalListener> refusalListeners,
       int maxStreamWindow,
-      long maxStreamBufferedBytes) {
+      long maxStreamBufferedBytes,
+      boolean sendStackTraces) {
+    this.sendStackTraces = sendStackTraces;
     this.maxStreamWindow = maxStreamWindow;
     this.maxStreamBufferedBytes = maxStreamBufferedBytes;
     this.registry = registry;

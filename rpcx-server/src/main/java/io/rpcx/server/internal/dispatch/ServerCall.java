@@ -437,12 +437,14 @@ class ServerCall implements Runnable, CallInfo, CancellableCall {
       sendError(
           StatusCode.REMOTE_FAILURE,
           message,
-          declared == null
-              ? ThrownException.named(thrown.getClass().getName())
-              // As the class the method declares (a subclass the client cannot know arrives as
-              // it), with its fields.
-              : ThrownException.withFields(
-                  declared.type().getName(), declared.codec(), thrown, declared.schemas()));
+          withStackTrace(
+              declared == null
+                  ? ThrownException.named(thrown.getClass().getName())
+                  // As the class the method declares (a subclass the client cannot know arrives
+                  // as it), with its fields.
+                  : ThrownException.withFields(
+                      declared.type().getName(), declared.codec(), thrown, declared.schemas()),
+              thrown));
     } else if (failure instanceof RpcxException) {
       RpcxException refusal = (RpcxException) failure;
       logger.debug(
@@ -461,8 +463,13 @@ class ServerCall implements Runnable, CallInfo, CancellableCall {
       sendError(
           StatusCode.REMOTE_FAILURE,
           failure.getMessage() == null ? "" : failure.getMessage(),
-          ThrownException.named(failure.getClass().getName()));
+          withStackTrace(ThrownException.named(failure.getClass().getName()), failure));
     }
+  }
+
+  /** {@code sent}, with {@code thrown}'s stack trace if the server sends them. */
+  private ThrownException withStackTrace(ThrownException sent, Throwable thrown) {
+    return dispatcher.sendStackTraces ? sent.withStackTrace(thrown.getStackTrace()) : sent;
   }
 
   /** Sends an error as the call's end: a REPLY, unless a stream started. */

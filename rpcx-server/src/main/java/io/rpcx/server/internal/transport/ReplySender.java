@@ -161,33 +161,39 @@ final class ReplySender implements Replies {
 
   /**
    * An error frame of {@code type} that {@code writer} writes with the exception it is given: with
-   * {@code thrown}'s fields if they can be encoded within the frame limit, else (logged) with its
-   * class and message only, which a caller on a client turns into a {@code RemoteFailureException}
-   * naming it.
+   * all {@code thrown} carries if that can be encoded within the frame limit, else (logged) with
+   * less: over the limit, without its stack trace, then without its fields; fields that cannot be
+   * encoded, without them. At least its class and message always go, which a caller on a client
+   * turns into a {@code RemoteFailureException} naming it.
    */
   private ErrorFrame encodeError(
       byte type,
       String message,
       ThrownException thrown,
       Function<ThrownException, Frames.PayloadWriter> writer) {
-    if (thrown != null && thrown.hasFields()) {
+    while (thrown != null && (thrown.hasFields() || thrown.hasStackTrace())) {
       try {
         return new ErrorFrame(
             Frames.encode(channel.alloc(), type, 128 + message.length(), maxFrameSize,
                 writer.apply(thrown)),
             thrown.schemas());
       } catch (FrameOverLimitException e) {
+        // The fields make the exception itself on the client; the stack trace is only a help.
+        boolean dropTrace = thrown.hasStackTrace();
         logger.warn(
-            "The fields of {} to send to {} are over the frame limit of {} bytes: sending its"
-                + " class and message only",
-            thrown.className(), channel.remoteAddress(), maxFrameSize);
+            "The {} of {} to send to {} would pass the frame limit of {} bytes: sending the"
+                + " exception without {}",
+            dropTrace ? "stack trace" : "fields", thrown.className(), channel.remoteAddress(),
+            maxFrameSize, dropTrace ? "it" : "them");
+        thrown = dropTrace ? thrown.withoutStackTrace() : thrown.withoutFields();
       } catch (IOException | RuntimeException e) {
+        boolean dropFields = thrown.hasFields(); // a stack trace always encodes
         logger.warn(
-            "Cannot encode the fields of {} to send to {}: {}; sending its class and message"
-                + " only",
-            thrown.className(), channel.remoteAddress(), e.getMessage());
+            "Cannot encode the {} of {} to send to {}: {}; sending the exception without {}",
+            dropFields ? "fields" : "stack trace", thrown.className(), channel.remoteAddress(),
+            e.getMessage(), dropFields ? "them" : "it");
+        thrown = dropFields ? thrown.withoutFields() : thrown.withoutStackTrace();
       }
-      thrown = thrown.withoutFields();
     }
     try {
       return new ErrorFrame(

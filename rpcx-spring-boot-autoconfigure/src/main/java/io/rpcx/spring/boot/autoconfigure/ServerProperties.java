@@ -59,6 +59,7 @@ final class ServerProperties {
         "shutdown-grace-period", server.getShutdownGracePeriod(), builder::shutdownGracePeriod);
     target.set("advertise-host", server.getAdvertiseHost(), builder::advertise);
     builder.reflection(server.isReflection());
+    builder.sendStackTraces(server.isSendStackTraces());
     TlsConfig tls = SslBundleTls.server(server.getSsl(), sslBundles, target);
     if (tls != null) {
       builder.tls(tls);

@@ -53,6 +53,7 @@ class MetadataTest {
             "rpcx.server.ssl.client-auth",
             "rpcx.server.bearer-tokens",
             "rpcx.server.reflection",
+            "rpcx.server.send-stack-traces",
             "rpcx.zookeeper.connect-string",
             "rpcx.observations.enabled",
             "rpcx.observations.metrics-only")) {
