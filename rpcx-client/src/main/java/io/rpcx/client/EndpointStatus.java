@@ -8,9 +8,19 @@ public final class EndpointStatus {
 
   /** Whether the client sends calls to the server. */
   public enum State {
-    /** Takes calls. */
+    /** Takes calls: connected, or not needed yet. */
     AVAILABLE,
-    /** Connection attempts failed; the client waits for its reconnect backoff before the next. */
+    /**
+     * Said it is going away (GOAWAY: it is shutting down): no new call goes to it while another
+     * server may take it, and the client connects again after its reconnect backoff; the server
+     * is then {@link #AVAILABLE} again, or {@link #UNREACHABLE}.
+     */
+    GOING_AWAY,
+    /**
+     * The last connection attempt failed (or the connection broke and reconnecting failed); the
+     * client tries again in the background after each reconnect backoff, and the server is {@link
+     * #AVAILABLE} again once one succeeds.
+     */
     UNREACHABLE,
     /**
      * Taken out of rotation after failing calls in a row, and probed in the background; its

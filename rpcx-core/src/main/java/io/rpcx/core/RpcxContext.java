@@ -31,6 +31,22 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
+ * <p>A call is <em>cancelled</em> when its client gives up on it (its timeout passed, it cancelled
+ * its future or its stream, it closed its connection) or the server's grace period ends at
+ * shutdown: {@link #isCancelled()} turns true, the listeners given to {@link #onCancel} run, RPCX
+ * calls made in the context fail with {@link CancelledException} and tell their servers (so the
+ * cancellation travels down a chain of calls), and a method annotated {@code @InterruptOnCancel}
+ * has its thread interrupted. Code that loops or waits long checks it:
+ *
+ * <pre>{@code
+ * for (Row row : rows) {
+ *   if (RpcxContext.current().isCancelled()) {
+ *     throw new CancelledException("the report was cancelled", null); // nobody waits for it
+ *   }
+ *   ...
+ * }
+ * }</pre>
+ *
  * <p>The context is per thread. Work handed to another thread takes it along only when wrapped:
  * {@link #wrap(Runnable)}, {@link #wrap(Callable)}, or an executor from {@link
  * #propagating(Executor)}; a {@code CompletableFuture} stage that runs elsewhere must be given such
@@ -44,7 +60,7 @@ public final class RpcxContext {
 
   /** The context outside any call: no call, no deadline, no metadata, no values. */
   public static final RpcxContext ROOT =
-      new RpcxContext(null, null, null, false, 0, Map.of(), null, NO_VALUES);
+      new RpcxContext(null, null, null, false, 0, Map.of(), null, null, NO_VALUES);
 
   private final String service;
   private final String method;
@@ -53,6 +69,8 @@ public final class RpcxContext {
   private final long deadlineNanoTime;
   private final Map<String, String> metadata;
   private final String remoteAddress;
+  /** The call's cancellation, shared with the contexts derived from it; {@code null} outside one. */
+  private final CallCancellation cancellation;
 
   /** Keys and values, alternating; small, so a copy per {@link #with} is cheap. */
   private final Object[] values;
@@ -65,6 +83,7 @@ public final class RpcxContext {
       long deadlineNanoTime,
       Map<String, String> metadata,
       String remoteAddress,
+      CallCancellation cancellation,
       Object[] values) {
     this.service = service;
     this.method = method;
@@ -73,6 +92,7 @@ public final class RpcxContext {
     this.deadlineNanoTime = deadlineNanoTime;
     this.metadata = metadata;
     this.remoteAddress = remoteAddress;
+    this.cancellation = cancellation;
     this.values = values;
   }
 
@@ -117,6 +137,7 @@ public final class RpcxContext {
         hasDeadline ? deadlineNanoTime : 0,
         Map.copyOf(Objects.requireNonNull(metadata, "metadata")),
         remoteAddress,
+        new CallCancellation(),
         NO_VALUES);
   }
 
@@ -179,6 +200,48 @@ public final class RpcxContext {
   }
 
   /**
+   * Whether the call of this context was cancelled: nobody waits for its outcome any more (see
+   * the class comment). Always false outside a call, and in a context made by {@link
+   * #withoutDeadline()}.
+   */
+  public boolean isCancelled() {
+    return cancellation != null && cancellation.isCancelled();
+  }
+
+  /** Why the call was cancelled ("the client cancelled the call: ..."), or empty if it was not. */
+  public Optional<String> cancellationReason() {
+    return cancellation == null ? Optional.empty() : Optional.ofNullable(cancellation.reason());
+  }
+
+  /**
+   * Runs {@code listener} once when the call of this context is cancelled: on the thread that
+   * cancels it, often a network thread, so keep it short and never block in it (hand longer work
+   * to an executor); at once, on this thread, if it was cancelled already; never outside a call.
+   * Close the registration when the listener is no longer needed, so that a long call does not
+   * keep one per piece of work it did.
+   */
+  public Registration onCancel(Runnable listener) {
+    Objects.requireNonNull(listener, "listener");
+    return cancellation == null ? Registration.NONE : cancellation.register(listener);
+  }
+
+  /**
+   * Cancels the call of this context, saying {@code reason}: {@link #isCancelled()} turns true and
+   * the listeners run, once; later cancels do nothing. RPCX's server cancels the context of a call
+   * whose client gave up or whose connection closed; code cancels the work of a call it gave up
+   * on itself, and tests cancel contexts they made with {@code forCall}.
+   *
+   * @throws IllegalStateException outside a call, where there is nothing to cancel
+   */
+  public void cancel(String reason) {
+    Objects.requireNonNull(reason, "reason");
+    if (cancellation == null) {
+      throw new IllegalStateException("cannot cancel " + this + ": it is not the context of a call");
+    }
+    cancellation.cancel(reason);
+  }
+
+  /**
    * This context with a deadline {@code timeout} from now, or its own if that comes first: calls
    * made in it end by then.
    */
@@ -188,16 +251,19 @@ public final class RpcxContext {
       return this;
     }
     return new RpcxContext(
-        service, method, javaMethod, true, deadline, metadata, remoteAddress, values);
+        service, method, javaMethod, true, deadline, metadata, remoteAddress, cancellation,
+        values);
   }
 
   /**
-   * This context without a deadline: calls made in it keep their own timeouts, for work that must
-   * outlive the call being served.
+   * This context without a deadline, and apart from the call's cancellation: calls made in it keep
+   * their own timeouts and go on when the call being served is cancelled, for work that must
+   * outlive it.
    */
   public RpcxContext withoutDeadline() {
-    return hasDeadline
-        ? new RpcxContext(service, method, javaMethod, false, 0, metadata, remoteAddress, values)
+    return hasDeadline || cancellation != null
+        ? new RpcxContext(
+            service, method, javaMethod, false, 0, metadata, remoteAddress, null, values)
         : this;
   }
 
@@ -228,7 +294,8 @@ public final class RpcxContext {
       next[current.length + 1] = value;
     }
     return new RpcxContext(
-        service, method, javaMethod, hasDeadline, deadlineNanoTime, metadata, remoteAddress, next);
+        service, method, javaMethod, hasDeadline, deadlineNanoTime, metadata, remoteAddress,
+        cancellation, next);
   }
 
   private static int indexOf(Object[] values, Key<?> key) {
@@ -325,6 +392,7 @@ public final class RpcxContext {
         + " from "
         + remoteAddress
         + (hasDeadline ? ", deadline in " + remainingMillis() + " ms" : "")
+        + (isCancelled() ? ", cancelled" : "")
         + "]";
   }
 
@@ -355,6 +423,35 @@ public final class RpcxContext {
     @Override
     public String toString() {
       return name;
+    }
+  }
+
+  /**
+   * A listener given to {@link #onCancel}; {@link #close()} removes it, if it has not run yet.
+   * Thread-safe.
+   */
+  public static final class Registration implements AutoCloseable {
+    /** The registration of a listener that will never run: outside a call. */
+    static final Registration NONE = new Registration(null, () -> {});
+
+    private final CallCancellation cancellation;
+    private final Runnable listener;
+
+    Registration(CallCancellation cancellation, Runnable listener) {
+      this.cancellation = cancellation;
+      this.listener = listener;
+    }
+
+    Runnable listener() {
+      return listener;
+    }
+
+    /** Removes the listener: it will not run. Idempotent. */
+    @Override
+    public void close() {
+      if (cancellation != null) {
+        cancellation.remove(this);
+      }
     }
   }
 

@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
 import io.rpcx.internal.testing.LogCapture;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -18,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
 
 /** The context of the call a thread serves: what it holds, and how it moves between threads. */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
@@ -194,5 +199,65 @@ class RpcxContextTest {
       pool.shutdownNow();
       submitter.shutdownNow();
     }
+  }
+
+  @Test
+  void aCancelledCallIsSeenByItsContextAndTheContextsDerivedFromItAndItsListenersRunOnce() {
+    RpcxContext context = call(Duration.ofSeconds(5));
+    RpcxContext derived = context.with(TRACE, "t1").withTimeout(Duration.ofSeconds(1));
+    List<String> heard = new ArrayList<>();
+    context.onCancel(() -> heard.add("first"));
+    RpcxContext.Registration removed = derived.onCancel(() -> heard.add("removed"));
+    derived.onCancel(() -> heard.add("second"));
+    removed.close();
+    assertFalse(context.isCancelled());
+    assertEquals(Optional.empty(), context.cancellationReason());
+
+    derived.cancel("the client cancelled the call");
+    context.cancel("a second cancel changes nothing");
+    assertTrue(context.isCancelled());
+    assertTrue(derived.isCancelled());
+    assertEquals(Optional.of("the client cancelled the call"), context.cancellationReason());
+    assertEquals(List.of("first", "second"), heard);
+    assertTrue(context.toString().endsWith(", cancelled]"), context.toString());
+
+    context.onCancel(() -> heard.add("late: at once"));
+    assertEquals(List.of("first", "second", "late: at once"), heard);
+  }
+
+  @Test
+  void aListenerThatFailsIsLoggedAndDoesNotKeepTheOthersFromHearing() {
+    RpcxContext context = call(null);
+    List<String> heard = new ArrayList<>();
+    context.onCancel(
+        () -> {
+          throw new IllegalStateException("broken listener");
+        });
+    context.onCancel(() -> heard.add("heard"));
+    try (LogCapture logs = LogCapture.of(CallCancellation.class)) {
+      context.cancel("gone");
+      assertEquals(List.of("heard"), heard);
+      assertEquals(
+          List.of(
+              "WARN A cancellation listener failed [java.lang.IllegalStateException: broken"
+                  + " listener]"),
+          logs.lines(Level.TRACE));
+    }
+  }
+
+  @Test
+  void workThatMustOutliveTheCallIsApartFromItsCancellation() {
+    RpcxContext context = call(Duration.ofSeconds(5));
+    RpcxContext apart = context.withoutDeadline();
+    List<String> heard = new ArrayList<>();
+    apart.onCancel(() -> heard.add("never"));
+    context.cancel("gone");
+    assertFalse(apart.isCancelled());
+    assertEquals(List.of(), heard);
+    assertFalse(RpcxContext.ROOT.isCancelled());
+    IllegalStateException root =
+        assertThrows(IllegalStateException.class, () -> RpcxContext.ROOT.cancel("anything"));
+    assertEquals(
+        "cannot cancel RpcxContext[]: it is not the context of a call", root.getMessage());
   }
 }

@@ -56,6 +56,12 @@ public interface InteropService {
   /** Sleeps {@code millis}, then returns "slept". */
   String sleep(long millis);
 
+  /**
+   * Waits at most {@code millis} for its call to be cancelled (its client gave up); returns
+   * "cancelled" or "not cancelled". The implementation records each cancellation's reason.
+   */
+  String awaitCancel(long millis);
+
   /** Fails with the declared exception. */
   void failDeclared(String message) throws InteropException;
 

@@ -6,8 +6,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -17,10 +21,37 @@ import java.util.function.LongFunction;
 @RPCXServer(name = "interop")
 public final class InteropServiceImpl implements InteropService {
   private final AtomicInteger cancelledStreams = new AtomicInteger();
+  private final BlockingQueue<String> cancellations = new LinkedBlockingQueue<>();
 
   /** How many streams this implementation sent were cancelled by their readers. */
   public int cancelledStreams() {
     return cancelledStreams.get();
+  }
+
+  /**
+   * The reason the next {@link #awaitCancel} call was cancelled for, waiting for it at most 10 s;
+   * {@code null} if none was.
+   */
+  public String nextCancellation() throws InterruptedException {
+    return cancellations.poll(10, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public String awaitCancel(long millis) {
+    RpcxContext call = RpcxContext.current();
+    CountDownLatch cancelled = new CountDownLatch(1);
+    RpcxContext.Registration listening = call.onCancel(cancelled::countDown);
+    try {
+      if (cancelled.await(millis, TimeUnit.MILLISECONDS)) {
+        cancellations.add(call.cancellationReason().orElse("(no reason)"));
+        return "cancelled";
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      listening.close();
+    }
+    return "not cancelled";
   }
 
   @Override

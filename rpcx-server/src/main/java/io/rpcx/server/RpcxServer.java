@@ -138,7 +138,8 @@ public final class RpcxServer implements AutoCloseable {
               ExceptionLog.of(config.declaredExceptionLogging(), config.otherExceptionLogging()),
               config.refusalListeners(),
               config.connection().maxStreamWindow(),
-              config.connection().maxStreamBufferedBytes());
+              config.connection().maxStreamBufferedBytes(),
+              config.sendStackTraces());
       grpcRoutes =
           config.grpc() && config.connection().inProcessName() == null
               ? GrpcRoutes.of(services.models(), config.grpcHealth(), config.grpcReflection())
@@ -436,6 +437,7 @@ public final class RpcxServer implements AutoCloseable {
     private final List<RefusalListener> refusalListeners = new ArrayList<>();
     private ExceptionLogging declaredExceptionLogging = ExceptionLogging.at(Level.DEBUG);
     private ExceptionLogging otherExceptionLogging = ExceptionLogging.withStackTrace(Level.WARN);
+    private boolean sendStackTraces;
 
     private Builder() {}
 
@@ -451,6 +453,20 @@ public final class RpcxServer implements AutoCloseable {
     public Builder exceptionLogging(ExceptionLogging declared, ExceptionLogging other) {
       this.declaredExceptionLogging = Objects.requireNonNull(declared, "declared");
       this.otherExceptionLogging = Objects.requireNonNull(other, "other");
+      return this;
+    }
+
+    /**
+     * Whether the failure of a call that threw carries the stack trace of what the implementation
+     * (or an interceptor) threw: its 256 innermost frames, without its causes'. The caller's
+     * exception, the declared one rebuilt or the {@code RemoteFailureException}, then shows the
+     * server's frames before its own, as Java RMI shows a remote exception. A trace that would
+     * pass the frame limit is left out (logged), never the exception's fields. Default false: a
+     * stack trace shows the server's code to every client, so it stays on the server unless asked
+     * for, in development and tests.
+     */
+    public Builder sendStackTraces(boolean sendStackTraces) {
+      this.sendStackTraces = sendStackTraces;
       return this;
     }
 
@@ -1028,7 +1044,8 @@ public final class RpcxServer implements AutoCloseable {
           interceptors,
           refusalListeners,
           declaredExceptionLogging,
-          otherExceptionLogging);
+          otherExceptionLogging,
+          sendStackTraces);
     }
 
     /**

@@ -70,6 +70,7 @@ class ArchitectureTest {
   private static final String PUBLIC_API =
       """
       io.rpcx.annotation.Idempotent
+      io.rpcx.annotation.InterruptOnCancel
       io.rpcx.annotation.Method
       io.rpcx.annotation.OwnDeadline
       io.rpcx.annotation.RPCXClient
@@ -100,6 +101,7 @@ class ArchitectureTest {
       io.rpcx.core.ResourceExhaustedException
       io.rpcx.core.RpcxContext
       io.rpcx.core.RpcxContext$Key
+      io.rpcx.core.RpcxContext$Registration
       io.rpcx.core.RpcxContext$Scope
       io.rpcx.core.RpcxException
       io.rpcx.core.StatusCode

@@ -245,7 +245,9 @@ class ClientStreamTest {
       assertTrue(open.cancelled.await(WAIT, TimeUnit.SECONDS), "the upload was cancelled");
       CancelledException onServer =
           assertInstanceOf(CancelledException.class, service.countOutcomes.poll(WAIT, TimeUnit.SECONDS));
-      assertEquals("uploads/count was cancelled by the client", onServer.getMessage());
+      assertEquals(
+          "uploads/count was cancelled by the client: the calling thread was interrupted",
+          onServer.getMessage());
       assertEquals("after", pair.uploads().echo("after"));
     }
   }

@@ -2,6 +2,7 @@ package io.rpcx.testsuite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.rpcx.client.RpcxClient;
 import io.rpcx.server.RpcxServer;
@@ -51,6 +52,28 @@ class EvolutionTest {
       assertEquals("Grace", returned.name);
       assertNull(returned.email, "the old server did not know the email and could not keep it");
       assertEquals(List.of("unclassified"), returned.tags);
+    }
+  }
+
+  @Test
+  void anExceptionWithAFieldAddedArrivesAsEachSideKnowsIt() {
+    try (Running running = new Running(new io.rpcx.testsuite.evolution.v2.Customers.Impl())) {
+      io.rpcx.testsuite.evolution.v1.CustomerLockedException old =
+          assertThrows(
+              io.rpcx.testsuite.evolution.v1.CustomerLockedException.class,
+              () -> running.client.create(Customers.class).remove(7));
+      assertEquals(7, old.id());
+      assertEquals("ada", old.by());
+      assertEquals("customer 7 is locked by ada", old.getMessage(), "its own constructor's");
+    }
+    try (Running running = new Running(new Customers.Impl())) {
+      io.rpcx.testsuite.evolution.v2.CustomerLockedException newer =
+          assertThrows(
+              io.rpcx.testsuite.evolution.v2.CustomerLockedException.class,
+              () -> running.client.create(io.rpcx.testsuite.evolution.v2.Customers.class).remove(8));
+      assertEquals(8, newer.id());
+      assertEquals("ada", newer.by());
+      assertNull(newer.until(), "the old server's exception has no such field");
     }
   }
 

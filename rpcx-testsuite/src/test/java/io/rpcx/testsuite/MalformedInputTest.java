@@ -11,12 +11,15 @@ import com.google.protobuf.StringValue;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.InternalErrorException;
+import io.rpcx.core.RemoteFailureException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.Preface;
+import io.rpcx.core.internal.protocol.proto.Error;
 import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
 import io.rpcx.core.internal.protocol.proto.RPCXRequest;
+import io.rpcx.core.internal.protocol.proto.StackFrame;
 import io.rpcx.core.internal.protocol.proto.StatusCode;
 import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.testing.RpcxExtension;
@@ -28,6 +31,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
@@ -328,6 +332,58 @@ class MalformedInputTest {
           "cannot decode the result of echo/echo from 127.0.0.1:" + server.port()
               + ": field 1 holds wire type VARINT but string needs LEN",
           e.getMessage());
+      assertEquals("good", echo.echo("good"));
+    }
+  }
+
+  /**
+   * A server's stack trace is cut to its 256 innermost frames, not refused, however many it sends
+   * (here a million, each two bytes): the caller gets its exception with those, the call after it
+   * a value.
+   */
+  @Test
+  void aStackTraceOfAMillionFramesIsCutTo256() throws Exception {
+    Error.Builder failure =
+        Error.newBuilder().setCode(StatusCode.REMOTE_FAILURE).setMessage("deep down");
+    for (int i = 0; i < 1_000_000; i++) {
+      failure.addStackTrace(
+          i < 300
+              ? StackFrame.newBuilder()
+                  .setClassName("hostile.Server")
+                  .setMethodName("frame" + i)
+                  .setFileName("Server.java")
+                  .setLineNumber(i + 1)
+                  .build()
+              : StackFrame.getDefaultInstance());
+    }
+    failure.setExceptionClass("java.lang.IllegalStateException");
+    try (FakeServer server =
+            new FakeServer(
+                (id, argument, out) ->
+                    FakeServer.frame(
+                        out,
+                        FrameType.REPLY,
+                        argument.equals("deep")
+                            ? RPCXReply.newBuilder()
+                                .setRequestId(id)
+                                .setError(failure)
+                                .build()
+                                .toByteArray()
+                            : FakeServer.reply(id, argument)));
+        RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build()) {
+      EchoService echo = client.create(EchoService.class);
+      RemoteFailureException e = assertThrows(RemoteFailureException.class, () -> echo.echo("deep"));
+      assertEquals("java.lang.IllegalStateException", e.remoteClassName());
+      StackTraceElement[] trace = e.getStackTrace();
+      for (int i = 0; i < 256; i++) {
+        assertEquals(
+            new StackTraceElement("hostile.Server", "frame" + i, "Server.java", i + 1), trace[i]);
+      }
+      assertTrue(trace.length > 256, "then the frames the client made it with");
+      assertTrue(
+          Arrays.stream(trace, 256, trace.length)
+              .noneMatch(frame -> frame.getClassName().startsWith("hostile.")),
+          () -> Arrays.toString(trace));
       assertEquals("good", echo.echo("good"));
     }
   }

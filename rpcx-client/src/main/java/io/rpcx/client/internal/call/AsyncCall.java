@@ -4,7 +4,6 @@ import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A call whose outcome completes a {@code CompletableFuture}. The transport times it out from the
@@ -14,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
  * (and RPCX calls they make) keep the deadline and trace of the call being served.
  */
 final class AsyncCall extends PendingCall {
-  private final CompletableFuture<Object> future;
+  private final CallFuture future;
   private final Completions completions;
 
   /** An attempt whose outcome completes {@code future}, unless a further attempt takes it over. */
@@ -23,14 +22,15 @@ final class AsyncCall extends PendingCall {
       Invocation invocation,
       int attempt,
       CallRoute previous,
-      CompletableFuture<Object> future,
+      CallFuture future,
       Completions completions) {
     super(method, invocation, attempt, previous);
     this.future = future;
     this.completions = completions;
+    future.attempt(this);
   }
 
-  CompletableFuture<Object> future() {
+  CallFuture future() {
     return future;
   }
 

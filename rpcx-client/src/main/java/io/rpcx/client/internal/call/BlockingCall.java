@@ -63,7 +63,7 @@ final class BlockingCall extends PendingCall {
         if (finish()) {
           CallTimeoutException timedOut = method.timeoutException(this);
           ended(CallOutcome.TIMED_OUT, timedOut, 0); // the interceptors see what is thrown
-          abandon();
+          abandon("its timeout passed on the client");
           throw timedOut;
         }
         continue; // the outcome is being delivered
@@ -76,7 +76,7 @@ final class BlockingCall extends PendingCall {
                   "interrupted while waiting for " + model().displayName() + " on " + address(),
                   new InterruptedException());
           ended(CallOutcome.OTHER, cancelled, 0);
-          abandon();
+          abandon("the calling thread was interrupted");
           Thread.currentThread().interrupt();
           throw cancelled;
         }

@@ -6,10 +6,12 @@ import io.rpcx.core.internal.codec.PeerSchemas;
 public interface CallOwner {
 
   /**
-   * Forgets {@code call}, whose caller has given up; a late reply will be discarded. A stream's
-   * server is told ({@code STREAM_CANCEL}, as {@link #cancelStream} with no message).
+   * Forgets {@code call}, whose caller has given up (timed out, cancelled, interrupted), and tells
+   * the server, if it has the call, with {@code STREAM_CANCEL} saying {@code reason} (for a call
+   * of any shape: docs/PROTOCOL.md, 1.7), so that it stops serving it; a late reply will be
+   * discarded.
    */
-  void abandon(PendingCall call);
+  void abandon(PendingCall call, String reason);
 
   /**
    * Forgets {@code call}, a stream of any shape that its caller gave up on (cancelled, timed out,

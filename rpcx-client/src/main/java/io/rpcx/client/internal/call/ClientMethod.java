@@ -12,22 +12,20 @@ import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
+import io.rpcx.core.internal.model.DeclaredExceptions;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SizeHints;
 import java.io.IOException;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A remote method as the client calls it: the method's model bound to its endpoint, its timeout,
@@ -36,8 +34,7 @@ import java.util.concurrent.TimeUnit;
  * interface method when a proxy is created; immutable and thread-safe.
  */
 public final class ClientMethod {
-  private static final MethodType STRING_CONSTRUCTOR =
-      MethodType.methodType(void.class, String.class);
+  private static final Logger logger = LoggerFactory.getLogger(ClientMethod.class);
 
   /** About 73 years: the "deadline" of a stream that has none, in nanoTime arithmetic. */
   static final long NO_DEADLINE_NANOS = Long.MAX_VALUE / 4;
@@ -58,8 +55,6 @@ public final class ClientMethod {
   private final RetryPolicy retries;
   private final ClientInterceptor[] interceptors;
   private final SizeHints sizeHints;
-  /** Constructors of the checked exceptions the method declares, by class name. */
-  private final Map<String, MethodHandle> declaredExceptions;
   private final int maxStreamWindow;
   private final long maxStreamBufferedBytes;
   private final Invoker invoker;
@@ -101,7 +96,6 @@ public final class ClientMethod {
         timeoutMillis == 0 && stream ? NO_DEADLINE_NANOS : TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     this.completions = completions;
     this.maxNestingDepth = maxNestingDepth;
-    this.declaredExceptions = exceptionConstructors(model);
     this.sizeHints = new SizeHints(model.parameterCount());
     this.invoker = invoker(descriptor);
   }
@@ -123,22 +117,6 @@ public final class ClientMethod {
           return async ? publisher : BlockingStream.of(publisher, model);
         };
     }
-  }
-
-  private static Map<String, MethodHandle> exceptionConstructors(MethodModel model) {
-    Map<String, MethodHandle> constructors = new HashMap<>();
-    MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-    for (Class<?> type : model.declaredExceptions()) {
-      if (Modifier.isAbstract(type.getModifiers())) {
-        continue;
-      }
-      try {
-        constructors.put(type.getName(), lookup.findConstructor(type, STRING_CONSTRUCTOR));
-      } catch (ReflectiveOperationException | IllegalArgumentException e) {
-        // No public (String) constructor: such an exception arrives as a RemoteFailureException.
-      }
-    }
-    return Map.copyOf(constructors);
   }
 
   public MethodModel model() {
@@ -219,7 +197,7 @@ public final class ClientMethod {
 
   private Object unaryAsync(Invocation invocation) {
     retries.called(System.nanoTime());
-    CompletableFuture<Object> future = new CompletableFuture<>();
+    CallFuture future = new CallFuture();
     send(new AsyncCall(this, invocation, 1, null, future, completions));
     return future;
   }
@@ -253,7 +231,7 @@ public final class ClientMethod {
    * argument is uploaded once the request is sent.
    */
   private Object clientStreamAsync(Invocation invocation) {
-    CompletableFuture<Object> future = new CompletableFuture<>();
+    CallFuture future = new CallFuture();
     sendWithUpload(new AsyncCall(this, invocation, 1, null, future, completions));
     return future;
   }
@@ -363,21 +341,50 @@ public final class ClientMethod {
   }
 
   /**
-   * What the caller gets for {@code failure}: the checked exception the method declares, made with
-   * the server's {@code message}, when the server threw one; else {@code failure} itself.
+   * What the caller gets for {@code failure}: the checked exception the method declares, when the
+   * server threw one, rebuilt from its fields ({@code exceptionValue}, decoded with the server's
+   * {@code schemas}) and the server's {@code message}; else {@code failure} itself. Only a class
+   * of the method's {@code throws} clause is ever rebuilt, whatever name the failure carries. An
+   * exception that cannot be rebuilt (a field whose type differs between the two sides, its
+   * constructor refusing the values) arrives as the {@link RemoteFailureException}, saying why.
+   * A server asked to send its stack traces gave {@code stackTrace} (else null): the exception's
+   * trace is then the server's frames, then those it was made with here, as Java RMI shows a
+   * remote exception.
    */
-  Throwable thrown(RpcxException failure, String message) {
-    if (failure instanceof RemoteFailureException remote) {
-      MethodHandle constructor = declaredExceptions.get(remote.remoteClassName());
-      if (constructor != null) {
-        try {
-          return (Throwable) constructor.invoke(message);
-        } catch (Throwable t) {
-          return t; // the exception's own constructor failed: its caller gets that
-        }
-      }
+  Throwable thrown(
+      RpcxException failure,
+      String message,
+      byte[] exceptionValue,
+      StackTraceElement[] stackTrace,
+      PeerSchemas schemas) {
+    if (!(failure instanceof RemoteFailureException remote)) {
+      return failure;
     }
-    return failure;
+    Throwable thrown = rebuilt(remote, message, exceptionValue, schemas);
+    if (stackTrace != null) {
+      StackTraceElement[] local = thrown.getStackTrace();
+      StackTraceElement[] both = Arrays.copyOf(stackTrace, stackTrace.length + local.length);
+      System.arraycopy(local, 0, both, stackTrace.length, local.length);
+      thrown.setStackTrace(both);
+    }
+    return thrown;
+  }
+
+  private Throwable rebuilt(
+      RemoteFailureException remote, String message, byte[] exceptionValue, PeerSchemas schemas) {
+    DeclaredExceptions.Thrown declared = model.thrownExceptions().named(remote.remoteClassName());
+    if (declared == null) {
+      return remote;
+    }
+    try {
+      Throwable rebuilt = declared.rebuild(exceptionValue, message, schemas, maxNestingDepth);
+      return rebuilt != null ? rebuilt : remote;
+    } catch (IOException | RuntimeException e) {
+      logger.debug("Cannot rebuild {} thrown by {}", declared, model.displayName(), e);
+      return new RemoteFailureException(
+          remote.getMessage() + " (which could not be rebuilt here: " + e.getMessage() + ")",
+          remote.remoteClassName());
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.rpcx.client.internal.call;
 
 import io.rpcx.core.CancelledException;
+import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.UnavailableException;
@@ -49,10 +50,13 @@ public abstract class PendingCall {
   private final AttemptInterceptors interceptors;
   private volatile boolean finished;
   private int requestId;
-  private CallOwner owner;
+  /** Published for a cancel from any thread (a future's, the calling context's). */
+  private volatile CallOwner owner;
   private CallRoute route;
   /** When the balancer routed it, in {@link System#nanoTime()} terms. */
   private long routedAtNanos;
+  /** The listener of the calling context's cancellation, while the attempt is in flight. */
+  private volatile RpcxContext.Registration watch;
   /** The sending half of the stream argument, or {@code null}; attached before the call is sent. */
   private volatile StreamSender sender;
 
@@ -247,15 +251,45 @@ public abstract class PendingCall {
   }
 
   /**
-   * The attempt is about to be encoded and sent to {@code server}: runs the interceptors' {@code
-   * onStart}, on the sending thread.
+   * The attempt is about to be encoded and sent to {@code server}: made while serving a call, it is
+   * cancelled with that call from now on (unless its method is {@code @OwnDeadline}); runs the
+   * interceptors' {@code onStart}, on the sending thread.
    *
-   * @throws RpcxException if an interceptor fails the attempt; it is not sent, not retried and
+   * @throws RpcxException if the call being served was cancelled already ({@link
+   *     CancelledException}), or an interceptor fails the attempt; it is not sent, not retried and
    *     does not count against the server
    */
   public final void start(String server) {
+    RpcxContext caller = invocation.caller();
+    if (caller.isServingCall() && method.model().inheritsDeadline()) {
+      if (caller.isCancelled()) {
+        throw new CancelledException(
+            model().displayName() + " was not sent: " + servedCallCancelled(caller), null);
+      }
+      watch = caller.onCancel(() -> cancel(servedCallCancelled(caller)));
+    }
     if (interceptors != null) {
       interceptors.start(server);
+    }
+  }
+
+  private static String servedCallCancelled(RpcxContext caller) {
+    return "the call being served, " + caller.service() + "/" + caller.method()
+        + ", was cancelled (" + caller.cancellationReason().orElse("") + ")";
+  }
+
+  /**
+   * Cancels the attempt, saying {@code reason}: its caller gets a {@link CancelledException}, and
+   * the server, if it has the call, is told, and stops serving it. Ignored if already finished.
+   * Any thread.
+   */
+  void cancel(String reason) {
+    if (finish()) {
+      CancelledException cancelled =
+          new CancelledException(model().displayName() + " was cancelled: " + reason, null);
+      ended(CallOutcome.OTHER, cancelled, 0);
+      onFailure(cancelled, cancelled);
+      abandon(reason);
     }
   }
 
@@ -304,7 +338,10 @@ public abstract class PendingCall {
         CallOutcome.REPLIED,
         interceptors == null ? failure : Failures.of(code, message, envelope.exceptionClass(), false),
         bytes);
-    onFailure(failure, method.thrown(failure, message));
+    onFailure(
+        failure,
+        method.thrown(
+            failure, message, envelope.exceptionValue(), envelope.stackTrace(), peerSchemas()));
   }
 
   /** Fails the call. Ignored if already finished. */
@@ -365,6 +402,10 @@ public abstract class PendingCall {
    * null for a value; {@code responseBytes} the reply's size, if one came.
    */
   final void ended(CallOutcome outcome, RpcxException failure, int responseBytes) {
+    RpcxContext.Registration watching = watch;
+    if (watching != null) {
+      watching.close();
+    }
     StreamSender uploading = sender;
     if (uploading != null) {
       uploading.close();
@@ -396,12 +437,13 @@ public abstract class PendingCall {
   abstract void onArgumentFailure(Throwable error);
 
   /**
-   * Tells the connection the caller has given up on the call; for a stream, the server is told
-   * too ({@code STREAM_CANCEL}).
+   * Tells the connection the caller has given up on the call, saying {@code reason}: it forgets
+   * the call and tells the server ({@code STREAM_CANCEL}).
    */
-  final void abandon() {
-    if (owner != null) {
-      owner.abandon(this);
+  final void abandon(String reason) {
+    CallOwner current = owner;
+    if (current != null) {
+      current.abandon(this, reason);
     }
   }
 }

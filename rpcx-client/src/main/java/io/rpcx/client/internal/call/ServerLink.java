@@ -1,5 +1,6 @@
 package io.rpcx.client.internal.call;
 
+import io.rpcx.client.EndpointStatus;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -13,6 +14,15 @@ public interface ServerLink extends CallChannel {
    * failed attempts, or once retired.
    */
   boolean acceptsCalls();
+
+  /**
+   * What the channel knows of the server: {@code AVAILABLE}, {@code GOING_AWAY} (it said so, and
+   * no connection has been tried since) or {@code UNREACHABLE} (the last connection attempt failed,
+   * and none has succeeded since); never a state of ejection, which is the cluster's.
+   */
+  default EndpointStatus.State linkState() {
+    return acceptsCalls() ? EndpointStatus.State.AVAILABLE : EndpointStatus.State.UNREACHABLE;
+  }
 
   /** Forgets the reconnect backoff: the server was announced again, so the next call connects. */
   void reconnectNow();

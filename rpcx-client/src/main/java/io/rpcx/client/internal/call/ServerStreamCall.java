@@ -145,6 +145,18 @@ final class ServerStreamCall extends PendingCall implements StreamReceiver.Side 
     cancelled(failure);
   }
 
+  /** The calling context (or the caller) cancelled the stream: its subscriber hears why. */
+  @Override
+  void cancel(String reason) {
+    CancelledException why =
+        new CancelledException(model().displayName() + " was cancelled: " + reason, null);
+    if (finish()) {
+      ended(CallOutcome.OTHER, why, 0);
+      receiver.fail(why);
+      abandonStream();
+    }
+  }
+
   /** Ends the call as cancelled and tells the server, once; nothing if it has ended already. */
   private void cancelCall(RpcxException why) {
     if (finish()) {
@@ -173,7 +185,9 @@ final class ServerStreamCall extends PendingCall implements StreamReceiver.Side 
     } else if (end.isError()) {
       failure =
           method.failure(end.errorCode(), end.message(), end.exceptionClass(), address(), true);
-      thrown = method.thrown(failure, end.message());
+      thrown =
+          method.thrown(
+              failure, end.message(), end.exceptionValue(), end.stackTrace(), peerSchemas());
     }
     if (finish()) {
       ended(CallOutcome.REPLIED, failure, 0);

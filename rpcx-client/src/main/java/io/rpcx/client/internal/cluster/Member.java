@@ -262,8 +262,9 @@ public final class Member implements CallRoute {
   }
 
   public State state(long nowNanos) {
-    if (!channel.acceptsCalls()) {
-      return State.UNREACHABLE;
+    State link = channel.linkState();
+    if (link != State.AVAILABLE) {
+      return link;
     }
     if (ejected) {
       return nowNanos - ejectedUntilNanos >= 0 ? State.PROBING : State.EJECTED;

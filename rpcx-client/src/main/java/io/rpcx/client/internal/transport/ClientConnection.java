@@ -214,14 +214,15 @@ final class ClientConnection implements CallOwner {
   }
 
   /**
-   * On the event loop: the deadline of an asynchronous call passed before its reply came. A
-   * stream's server is told ({@code STREAM_CANCEL}) at once, not only when its own timer fires.
+   * On the event loop: the deadline of an asynchronous call passed before its reply came. The
+   * server is told ({@code STREAM_CANCEL}) at once, so that it stops serving a call nobody waits
+   * for (a stream's server, not only when its own timer fires).
    */
   void expired(OutboundCall outbound) {
     PendingCall call = outbound.call;
     boolean written = pending.get(call.requestId()) == outbound;
     pending.expired(outbound);
-    if (written && call.isStream() && state != CLOSED) {
+    if (written && state != CLOSED) {
       streams.cancelExpired(call.requestId());
     }
     call.timeOut();
@@ -229,20 +230,10 @@ final class ClientConnection implements CallOwner {
   }
 
   @Override
-  public void abandon(PendingCall call) {
-    Channel current = channel;
-    if (current == null) {
-      return;
+  public void abandon(PendingCall call, String reason) {
+    if (channel != null) {
+      streams.cancel(call, reason);
     }
-    if (call.isStream()) {
-      streams.cancel(call, "");
-      return;
-    }
-    current.eventLoop().execute(
-        () -> {
-          pending.abandoned(call, call.requestId());
-          closeIfDrained();
-        });
   }
 
   @Override
@@ -474,7 +465,7 @@ final class ClientConnection implements CallOwner {
             "the server at " + connector.address() + " is going away: " + message);
     drainedGracefully = true;
     state = DRAINING;
-    connector.detach(this);
+    connector.goingAway(this, message);
     closeIfDrained();
   }
 
@@ -515,7 +506,7 @@ final class ClientConnection implements CallOwner {
       return; // a probe's connection carries no calls and leaves the connector as it was
     }
     if (handshakeDone || previous == DRAINING) {
-      connector.detach(this);
+      connector.closed(this, previous == DRAINING);
     } else {
       // Connected, but no RPCX handshake: as unreachable as a refused connection.
       connector.connectFailed(this, closeCause);

@@ -35,6 +35,8 @@ final class ClientStreamFrames {
   private final ClientConnection connection;
   /** The streams that received messages in the current read; event loop only. */
   private final ReadArrivals arrivals = new ReadArrivals();
+  /** A flush of expired calls' cancels is queued on the event loop; event loop only. */
+  private boolean flushQueued;
 
   ClientStreamFrames(ClientConnection connection) {
     this.connection = connection;
@@ -169,9 +171,21 @@ final class ClientStreamFrames {
         });
   }
 
-  /** {@code STREAM_CANCEL} of stream {@code id}, on the event loop; the call was forgotten. */
+  /**
+   * {@code STREAM_CANCEL} of call {@code id}, on the event loop; the call was forgotten. Calls that
+   * time out together (their timers fire in one pass of the event loop) share one flush.
+   */
   void cancelExpired(int id) {
-    connection.channel().writeAndFlush(cancelFrame(id, "the client's deadline passed"));
+    Channel channel = connection.channel();
+    channel.write(cancelFrame(id, "its timeout passed on the client"), channel.voidPromise());
+    if (!flushQueued) {
+      flushQueued = true;
+      channel.eventLoop().execute(
+          () -> {
+            flushQueued = false;
+            channel.flush();
+          });
+    }
   }
 
   /** Queues {@code STREAM_CREDIT}: behind the request, so the server has the stream first. */
@@ -213,7 +227,7 @@ final class ClientStreamFrames {
     connection.writes().enqueue(
         new FrameWrite(
             connection.control(
-                FrameType.STREAM_END, out -> StreamFrames.writeEnd(out, id, null, "", ""))));
+                FrameType.STREAM_END, out -> StreamFrames.writeEnd(out, id, null, "", null))));
   }
 
   private ByteBuf cancelFrame(int id, String message) {

@@ -2,6 +2,8 @@ package io.rpcx.client.internal.transport;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.ServerLink;
 import io.rpcx.core.RpcxException;
@@ -9,7 +11,10 @@ import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.transport.InProcess;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One server address and the connection the client keeps to it. The connection is opened on the
@@ -17,8 +22,18 @@ import java.util.concurrent.TimeUnit;
  * the new connection's queue. After a failed connection attempt, the next one waits for an
  * exponential backoff with jitter; calls made in that time fail at once as unavailable (safe to
  * retry elsewhere) instead of waiting. Thread-safe.
+ *
+ * <p>Once it has wanted a connection, the connector keeps one in the background, idle client or
+ * not, so that what it reports of the server ({@link #linkState()}) is true without a call to find
+ * out: when the server says it is going away (GOAWAY) the server is {@code GOING_AWAY} at once and
+ * the connector reconnects after its backoff; when the connection closes otherwise, it reconnects
+ * at once; a failed attempt makes the server {@code UNREACHABLE} until an attempt, every backoff,
+ * succeeds. Each change is logged once: going away and back (INFO), unreachable (WARN for a server
+ * that answered before and did not say it was going away, INFO otherwise).
  */
 final class ServerConnector implements ServerLink {
+  private static final Logger logger = LoggerFactory.getLogger(ServerConnector.class);
+
   private final String host;
   private final int port;
   private final String address;
@@ -35,6 +50,15 @@ final class ServerConnector implements ServerLink {
   private String closedReason;
   private volatile long retryAtNanos;
   private volatile RpcxException lastFailure;
+  /**
+   * What the server said in its GOAWAY, from then until the next connection attempt ends; or
+   * {@code null}.
+   */
+  private volatile String goingAway;
+  /** A reconnect is scheduled in the background; guarded by this. */
+  private boolean reconnectScheduled;
+  /** Whether a connection to the server was ever answered; guarded by this. */
+  private boolean everAnswered;
 
   ServerConnector(
       String host,
@@ -58,7 +82,19 @@ final class ServerConnector implements ServerLink {
 
   @Override
   public boolean acceptsCalls() {
-    return !closed && (lastFailure == null || System.nanoTime() - retryAtNanos >= 0);
+    return !closed
+        && goingAway == null
+        && (lastFailure == null || System.nanoTime() - retryAtNanos >= 0);
+  }
+
+  @Override
+  public EndpointStatus.State linkState() {
+    if (goingAway != null) {
+      return EndpointStatus.State.GOING_AWAY;
+    }
+    return closed || lastFailure != null
+        ? EndpointStatus.State.UNREACHABLE
+        : EndpointStatus.State.AVAILABLE;
   }
 
   @Override
@@ -138,16 +174,15 @@ final class ServerConnector implements ServerLink {
           lastFailure);
     }
     ClientConnection fresh = new ClientConnection(this, settings, false);
-    open(fresh);
+    open(fresh, bootstrap.clone());
     current = fresh;
     return fresh;
   }
 
-  /** Builds {@code fresh}'s pipeline and starts connecting it. */
-  private void open(ClientConnection fresh) {
+  /** Builds {@code fresh}'s pipeline and starts connecting it with {@code bootstrap}, a copy. */
+  private void open(ClientConnection fresh, Bootstrap bootstrap) {
     ChannelFuture connect =
         bootstrap
-            .clone()
             .handler(new ClientChannelInitializer(fresh, settings, host, port))
             .connect(
                 settings.inProcessName != null
@@ -165,7 +200,7 @@ final class ServerConnector implements ServerLink {
         return CompletableFuture.failedFuture(
             UnavailableException.notProcessed("not probed: " + closedReason));
       }
-      open(fresh);
+      open(fresh, bootstrap.clone());
     }
     return answered.thenRun(() -> adopt(fresh));
   }
@@ -177,8 +212,7 @@ final class ServerConnector implements ServerLink {
   private void adopt(ClientConnection probed) {
     boolean keep;
     synchronized (this) {
-      backoff.reset();
-      lastFailure = null;
+      answered();
       keep = !closed && (current == null || !current.isUsable());
       if (keep) {
         current = probed;
@@ -191,37 +225,138 @@ final class ServerConnector implements ServerLink {
 
   /** The connection is up: the backoff starts over. */
   synchronized void connected() {
-    backoff.reset();
-    lastFailure = null;
+    answered();
   }
 
-  /** A connection attempt failed: the next waits for the backoff. */
-  void connectFailed(ClientConnection connection, RpcxException cause) {
-    synchronized (this) {
-      if (current == connection) {
-        current = null;
-      }
-      retryAtNanos = System.nanoTime() + backoff.nextDelayNanos();
-      lastFailure = cause;
+  /** A connection was answered: the server is available again, and the backoff starts over. */
+  private void answered() {
+    backoff.reset();
+    everAnswered = true;
+    if (lastFailure != null || goingAway != null) {
+      logger.info("RPCX server {} answers again", address);
     }
-    disconnected.run();
+    lastFailure = null;
+    goingAway = null;
   }
 
   /**
-   * Forgets {@code connection} if it is the current one (it closed, or the server sent GOAWAY), so
-   * the next call opens a new one.
+   * A connection attempt failed: the server is unreachable, and the next attempt, in the
+   * background or by a call, waits for the backoff.
    */
-  void detach(ClientConnection connection) {
-    boolean lost;
-    synchronized (this) {
-      lost = current == connection;
-      if (lost) {
-        current = null;
+  void connectFailed(ClientConnection connection, RpcxException cause) {
+    recordFailure(connection, cause);
+    disconnected.run();
+  }
+
+  private synchronized void recordFailure(ClientConnection connection, RpcxException cause) {
+    if (current == connection) {
+      current = null;
+    }
+    long delay = backoff.nextDelayNanos();
+    retryAtNanos = System.nanoTime() + delay;
+    if (lastFailure == null && !closed) {
+      String said = goingAway;
+      if (said != null) {
+        logger.info(
+            "RPCX server {}, which said it was going away, is gone: {}; reconnecting in the"
+                + " background (next attempt in {} ms)",
+            address, cause.getMessage(), TimeUnit.NANOSECONDS.toMillis(delay));
+      } else if (everAnswered) {
+        logger.warn(
+            "RPCX server {} is unreachable: {}; no calls go to it until it answers again"
+                + " (reconnecting in the background, next attempt in {} ms)",
+            address, cause.getMessage(), TimeUnit.NANOSECONDS.toMillis(delay));
+      } else {
+        // Never reached: the call that tried says why; a log line would say it twice.
+        logger.info(
+            "RPCX server {} is unreachable: {}; reconnecting in the background (next attempt in"
+                + " {} ms)",
+            address, cause.getMessage(), TimeUnit.NANOSECONDS.toMillis(delay));
       }
     }
-    if (lost) {
+    lastFailure = cause;
+    goingAway = null;
+    scheduleReconnect(connection, delay);
+  }
+
+  /**
+   * The server sent GOAWAY on {@code connection}: if it is the current one, the server is going
+   * away from now on (no new call goes to it while another server may take it), and the connector
+   * reconnects after its backoff, by when a server that stops has closed its port.
+   */
+  void goingAway(ClientConnection connection, String message) {
+    if (markGoingAway(connection, message)) {
       disconnected.run();
     }
+  }
+
+  /** Whether {@code connection} was the current one, which it no longer is. */
+  private synchronized boolean markGoingAway(ClientConnection connection, String message) {
+    if (current != connection) {
+      return false; // a probe's, or one already replaced
+    }
+    current = null;
+    if (closed) {
+      return true;
+    }
+    goingAway = message;
+    logger.info(
+        "RPCX server {} is going away ({}): no new calls go to it until it answers again",
+        address, message);
+    scheduleReconnect(connection, backoff.nextDelayNanos());
+    return true;
+  }
+
+  /**
+   * {@code connection}, whose handshake was done, closed; {@code drained} if it had been told to
+   * go away or retired. Closed any other way (the server crashed, the network failed), the current
+   * connection is replaced at once, so that a server that is gone is reported so at once.
+   */
+  void closed(ClientConnection connection, boolean drained) {
+    if (forget(connection, drained)) {
+      disconnected.run();
+    }
+  }
+
+  /** Whether {@code connection} was the current one, which it no longer is. */
+  private synchronized boolean forget(ClientConnection connection, boolean drained) {
+    if (current != connection) {
+      return false;
+    }
+    current = null;
+    if (!drained && !closed) {
+      logger.debug("The connection to {} closed; reconnecting", address);
+      scheduleReconnect(connection, 0);
+    }
+    return true;
+  }
+
+  /**
+   * Connects in {@code delayNanos}, in the background, unless a connection is usable by then; timed
+   * on the event loop of {@code previous}, the connection that failed or closed.
+   */
+  private void scheduleReconnect(ClientConnection previous, long delayNanos) {
+    if (reconnectScheduled || closed) {
+      return;
+    }
+    reconnectScheduled = true;
+    EventLoop loop = previous.channel().eventLoop();
+    try {
+      loop.schedule(() -> reconnect(loop), delayNanos, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      reconnectScheduled = false; // the client is closing
+    }
+  }
+
+  /** Opens a connection on {@code loop} (the last one's: no thread more for an idle client). */
+  private synchronized void reconnect(EventLoop loop) {
+    reconnectScheduled = false;
+    if (closed || (current != null && current.isUsable())) {
+      return;
+    }
+    ClientConnection fresh = new ClientConnection(this, settings, false);
+    open(fresh, bootstrap.clone(loop));
+    current = fresh;
   }
 
   /** Refuses new calls and closes the connection; its pending calls fail as unavailable. */

@@ -15,4 +15,15 @@ public interface CodecFactory {
 
   /** The codec for {@code type}, or {@code null} if {@code type} is not this factory's. */
   ValueCodec<?> create(Type type, CodecResolver resolver);
+
+  /**
+   * The codec of the exception class {@code type}, which a method declares (never a value's type):
+   * it carries the exception's fields and rebuilds it on the receiving side; {@code null} if
+   * exceptions are not this factory's.
+   *
+   * @throws UnsupportedTypeException if it cannot be carried or rebuilt, with the reason
+   */
+  default ValueCodec<?> createException(Class<?> type, CodecResolver resolver) {
+    return null;
+  }
 }

@@ -20,6 +20,8 @@ import java.util.stream.Collectors;
 public final class CodecRegistry {
   private final List<CodecFactory> factories;
   private final Map<Type, ValueCodec<?>> resolved = new ConcurrentHashMap<>();
+  /** Exception codecs, apart: an exception is never a value. */
+  private final Map<Class<?>, ValueCodec<?>> exceptions = new ConcurrentHashMap<>();
 
   private CodecRegistry(List<CodecFactory> factories) {
     this.factories = List.copyOf(factories);
@@ -53,6 +55,30 @@ public final class CodecRegistry {
     codec = resolution.resolve(type, null);
     resolved.putAll(resolution.done);
     return codec;
+  }
+
+  /**
+   * The codec of the exception class {@code type}, which a method declares: its fields, carried
+   * with the codecs of values, and how it is rebuilt ({@link CodecFactory#createException}).
+   *
+   * @throws UnsupportedTypeException if it cannot be carried or rebuilt, or no factory makes
+   *     exception codecs
+   */
+  public synchronized ValueCodec<?> exceptionCodecFor(Class<?> type) {
+    ValueCodec<?> codec = exceptions.get(type);
+    if (codec != null) {
+      return codec;
+    }
+    Resolution resolution = new Resolution();
+    for (CodecFactory factory : factories) {
+      codec = factory.createException(type, resolution);
+      if (codec != null) {
+        resolved.putAll(resolution.done);
+        exceptions.put(type, codec);
+        return codec;
+      }
+    }
+    throw new UnsupportedTypeException(type.getName(), "no codec carries exceptions");
   }
 
   /** One top-level resolution: codecs completed so far, and those still being built. */

@@ -18,6 +18,8 @@ public final class DecodeContext {
   private ValueCodec<?>[] recentCodecs; // made at the first use with the peer's schemas
   private Object[] recentDerived;
   private int nextRecent;
+  /** The message of the failure whose exception is being rebuilt, or {@code null}. */
+  private String exceptionMessage;
 
   private static final int RECENT = 4;
 
@@ -32,6 +34,20 @@ public final class DecodeContext {
 
   public static DecodeContext withDefaults() {
     return new DecodeContext(DEFAULT_MAX_DEPTH, null);
+  }
+
+  /**
+   * This context, for rebuilding the exception of a failure whose message is {@code message}: a
+   * declared exception's constructor may take it.
+   */
+  public DecodeContext exceptionMessage(String message) {
+    this.exceptionMessage = message;
+    return this;
+  }
+
+  /** The message of the failure whose exception is being rebuilt, or {@code null}. */
+  public String exceptionMessage() {
+    return exceptionMessage;
   }
 
   /** Enters one level of nesting while reading a value of type {@code typeName}. */

@@ -29,7 +29,7 @@ public final class MethodModel {
   private final boolean primitiveResult;
   private final int streamParameterIndex;
   private final long timeoutMillis;
-  private final List<Class<?>> declaredExceptions;
+  private final DeclaredExceptions declaredExceptions;
   private final boolean inheritsDeadline;
   private final int routingKeyIndex;
   private final byte[] nameFields;
@@ -43,7 +43,7 @@ public final class MethodModel {
       ValueCodec<Object> resultCodec,
       int streamParameterIndex,
       long timeoutMillis,
-      List<Class<?>> declaredExceptions,
+      DeclaredExceptions declaredExceptions,
       boolean inheritsDeadline,
       int routingKeyIndex) {
     this.descriptor = descriptor;
@@ -52,7 +52,7 @@ public final class MethodModel {
     this.resultCodec = resultCodec;
     this.streamParameterIndex = streamParameterIndex;
     this.timeoutMillis = timeoutMillis;
-    this.declaredExceptions = List.copyOf(declaredExceptions);
+    this.declaredExceptions = declaredExceptions;
     this.inheritsDeadline = inheritsDeadline;
     this.routingKeyIndex = routingKeyIndex;
     this.nameFields = RequestWriter.nameFields(descriptor.service(), descriptor.method());
@@ -101,7 +101,7 @@ public final class MethodModel {
         (ValueCodec<Object>) (ValueCodec<?>) new RawValueCodec(resultType),
         -1,
         timeoutMillis,
-        List.of(),
+        DeclaredExceptions.NONE,
         true,
         -1);
   }
@@ -217,6 +217,11 @@ public final class MethodModel {
 
   /** Checked exception classes in the method's {@code throws} clause. */
   public List<Class<?>> declaredExceptions() {
+    return declaredExceptions.classes();
+  }
+
+  /** The exceptions that travel whole with a failure of this method, and how. */
+  public DeclaredExceptions thrownExceptions() {
     return declaredExceptions;
   }
 

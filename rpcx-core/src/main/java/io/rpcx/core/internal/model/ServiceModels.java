@@ -278,13 +278,22 @@ public final class ServiceModels {
             "result of " + describe(method) + ": " + e.getMessage(), e);
       }
     }
-    List<Class<?>> declared =
+    List<Class<?>> checked =
         Arrays.stream(method.getExceptionTypes())
             .filter(
                 exception ->
                     !RuntimeException.class.isAssignableFrom(exception)
                         && !Error.class.isAssignableFrom(exception))
             .collect(Collectors.toList());
+    DeclaredExceptions declared;
+    try {
+      declared = DeclaredExceptions.of(checked, codecs);
+    } catch (UnsupportedTypeException e) {
+      throw new IllegalArgumentException(
+          describe(method) + " declares an exception RPCX cannot rebuild on the calling side ("
+              + "a declared exception travels whole, its fields with it): " + e.getMessage(),
+          e);
+    }
     return new MethodModel(
         MethodDescriptor.of(
             service,

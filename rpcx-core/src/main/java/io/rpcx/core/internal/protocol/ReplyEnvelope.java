@@ -14,12 +14,21 @@ public final class ReplyEnvelope {
   /** Longest error text kept from a peer; the rest is cut so a peer cannot flood logs. */
   static final int MAX_ERROR_TEXT = 4096;
 
+  /**
+   * Most frames of a stack trace sent, and kept from a peer (the rest are skipped, so that a peer
+   * cannot make a receiver hold millions of them): the innermost, where a trace says what went
+   * wrong.
+   */
+  static final int MAX_STACK_FRAMES = 256;
+
   private final int requestId;
   private final int valueOffset;
   private final int valueLength;
   private final StatusCode errorCode;
   private final String errorMessage;
   private final String exceptionClass;
+  private final byte[] exceptionValue;
+  private final StackTraceElement[] stackTrace;
 
   private ReplyEnvelope(
       int requestId,
@@ -27,13 +36,17 @@ public final class ReplyEnvelope {
       int valueLength,
       StatusCode errorCode,
       String errorMessage,
-      String exceptionClass) {
+      String exceptionClass,
+      byte[] exceptionValue,
+      StackTraceElement[] stackTrace) {
     this.requestId = requestId;
     this.valueOffset = valueOffset;
     this.valueLength = valueLength;
     this.errorCode = errorCode;
     this.errorMessage = errorMessage;
     this.exceptionClass = exceptionClass;
+    this.exceptionValue = exceptionValue;
+    this.stackTrace = stackTrace;
   }
 
   /**
@@ -50,6 +63,8 @@ public final class ReplyEnvelope {
     StatusCode code = null;
     String message = "";
     String exceptionClass = "";
+    byte[] exceptionValue = null;
+    StackTraceElement[] stackTrace = null;
     try {
       while (true) {
         int tag = in.readTag();
@@ -67,29 +82,12 @@ public final class ReplyEnvelope {
             code = null;
             break;
           case (ReplyWriter.ERROR << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-            int oldLimit = in.pushLimit(in.readRawVarint32());
-            code = StatusCode.INTERNAL;
-            while (true) {
-              int errorTag = in.readTag();
-              if (errorTag == 0) {
-                break;
-              }
-              switch (errorTag) {
-                case (ReplyWriter.ERROR_CODE << 3) | WireFormat.WIRETYPE_VARINT:
-                  code = StatusCode.forNumber(in.readEnum());
-                  break;
-                case (ReplyWriter.ERROR_MESSAGE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-                  message = cut(Utf8Strings.read(in));
-                  break;
-                case (ReplyWriter.ERROR_EXCEPTION_CLASS << 3)
-                    | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-                  exceptionClass = cut(Utf8Strings.read(in));
-                  break;
-                default:
-                  in.skipField(errorTag);
-              }
-            }
-            in.popLimit(oldLimit);
+            ErrorFields error = ErrorFields.read(in);
+            code = error.code;
+            message = error.message;
+            exceptionClass = error.exceptionClass;
+            exceptionValue = error.exceptionValue;
+            stackTrace = error.stackTrace;
             valueLength = -1;
             break;
           default:
@@ -108,7 +106,14 @@ public final class ReplyEnvelope {
       message = "error reply with status OK";
     }
     return new ReplyEnvelope(
-        (int) requestId, valueOffset, valueLength, code, message, exceptionClass);
+        (int) requestId,
+        valueOffset,
+        valueLength,
+        code,
+        message,
+        exceptionClass,
+        exceptionValue,
+        stackTrace);
   }
 
   /** An error text a peer sent, cut to {@link #MAX_ERROR_TEXT} characters (replies and streams alike). */
@@ -136,6 +141,22 @@ public final class ReplyEnvelope {
   /** Class name of the exception thrown by the implementation; empty when not a remote failure. */
   public String exceptionClass() {
     return exceptionClass;
+  }
+
+  /**
+   * The fields of the exception thrown, a value (for an exception the method declares), or {@code
+   * null} when the reply carries none.
+   */
+  public byte[] exceptionValue() {
+    return exceptionValue;
+  }
+
+  /**
+   * The stack trace of the exception the server's implementation threw, innermost frame first, or
+   * {@code null} when it sent none. Never modify.
+   */
+  public StackTraceElement[] stackTrace() {
+    return stackTrace;
   }
 
   /** A stream over the value wrapper, or {@code null} when the value is absent (null or void). */

@@ -14,6 +14,12 @@ public final class ReplyWriter {
   static final int ERROR_CODE = 1;
   static final int ERROR_MESSAGE = 2;
   static final int ERROR_EXCEPTION_CLASS = 3;
+  static final int ERROR_EXCEPTION_VALUE = 4;
+  static final int ERROR_STACK_TRACE = 5;
+  static final int FRAME_CLASS = 1;
+  static final int FRAME_METHOD = 2;
+  static final int FRAME_FILE = 3;
+  static final int FRAME_LINE = 4;
 
   private ReplyWriter() {}
 
@@ -35,12 +41,25 @@ public final class ReplyWriter {
     return out.endLengthDelimited(mark);
   }
 
-  /** Writes an error reply. */
+  /**
+   * Writes an error reply; {@code thrown} is the exception of a {@code REMOTE_FAILURE}, or {@code
+   * null}.
+   *
+   * @throws IOException if the exception's fields cannot be encoded ({@code CodecException})
+   */
   public static void writeError(
-      ProtoWriter out, int requestId, StatusCode code, String message, String exceptionClass) {
+      ProtoWriter out, int requestId, StatusCode code, String message, ThrownException thrown)
+      throws IOException {
     out.writeTag(REQUEST_ID, ValueCodec.VARINT);
     out.writeVarint32(requestId);
     out.writeTag(ERROR, ValueCodec.LEN);
+    writeErrorMessage(out, code, message, thrown);
+  }
+
+  /** Writes an {@code Error} message, length first: in a reply and in a {@code STREAM_END}. */
+  static void writeErrorMessage(
+      ProtoWriter out, StatusCode code, String message, ThrownException thrown)
+      throws IOException {
     long mark = out.beginLengthDelimited();
     out.writeTag(ERROR_CODE, ValueCodec.VARINT);
     out.writeVarint32(code.number());
@@ -48,9 +67,8 @@ public final class ReplyWriter {
       out.writeTag(ERROR_MESSAGE, ValueCodec.LEN);
       out.writeString(message);
     }
-    if (!exceptionClass.isEmpty()) {
-      out.writeTag(ERROR_EXCEPTION_CLASS, ValueCodec.LEN);
-      out.writeString(exceptionClass);
+    if (thrown != null) {
+      thrown.writeTo(out);
     }
     out.endLengthDelimited(mark);
   }

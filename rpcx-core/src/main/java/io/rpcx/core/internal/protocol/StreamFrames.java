@@ -26,14 +26,24 @@ public final class StreamFrames {
   private final StatusCode errorCode;
   private final String message;
   private final String exceptionClass;
+  private final byte[] exceptionValue;
+  private final StackTraceElement[] stackTrace;
 
   private StreamFrames(
-      int streamId, int messages, StatusCode errorCode, String message, String exceptionClass) {
+      int streamId,
+      int messages,
+      StatusCode errorCode,
+      String message,
+      String exceptionClass,
+      byte[] exceptionValue,
+      StackTraceElement[] stackTrace) {
     this.streamId = streamId;
     this.messages = messages;
     this.errorCode = errorCode;
     this.message = message;
     this.exceptionClass = exceptionClass;
+    this.exceptionValue = exceptionValue;
+    this.stackTrace = stackTrace;
   }
 
   /** Writes a {@code StreamCredit}: {@code messages} more for stream {@code streamId}. */
@@ -56,27 +66,20 @@ public final class StreamFrames {
 
   /**
    * Writes a {@code StreamEnd} of stream {@code streamId}: without an error when {@code code} is
-   * {@code null} (the stream ended normally), else with the error, laid out as in a reply.
+   * {@code null} (the stream ended normally), else with the error, laid out as in a reply ({@code
+   * thrown}: the exception of a {@code REMOTE_FAILURE}, or {@code null}).
+   *
+   * @throws IOException if the exception's fields cannot be encoded ({@code CodecException})
    */
   public static void writeEnd(
-      ProtoWriter out, int streamId, StatusCode code, String message, String exceptionClass) {
+      ProtoWriter out, int streamId, StatusCode code, String message, ThrownException thrown)
+      throws IOException {
     writeId(out, streamId);
     if (code == null) {
       return;
     }
     out.writeTag(END_ERROR, ValueCodec.LEN);
-    long mark = out.beginLengthDelimited();
-    out.writeTag(ReplyWriter.ERROR_CODE, ValueCodec.VARINT);
-    out.writeVarint32(code.number());
-    if (!message.isEmpty()) {
-      out.writeTag(ReplyWriter.ERROR_MESSAGE, ValueCodec.LEN);
-      out.writeString(message);
-    }
-    if (!exceptionClass.isEmpty()) {
-      out.writeTag(ReplyWriter.ERROR_EXCEPTION_CLASS, ValueCodec.LEN);
-      out.writeString(exceptionClass);
-    }
-    out.endLengthDelimited(mark);
+    ReplyWriter.writeErrorMessage(out, code, message, thrown);
   }
 
   private static void writeId(ProtoWriter out, int streamId) {
@@ -108,6 +111,8 @@ public final class StreamFrames {
     StatusCode code = null;
     String message = "";
     String exceptionClass = "";
+    byte[] exceptionValue = null;
+    StackTraceElement[] stackTrace = null;
     try {
       while (true) {
         int tag = in.readTag();
@@ -124,28 +129,12 @@ public final class StreamFrames {
           message = ReplyEnvelope.cut(Utf8Strings.read(in));
         } else if (type == FrameType.STREAM_END
             && tag == ((END_ERROR << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
-          int oldLimit = in.pushLimit(in.readRawVarint32());
-          code = StatusCode.INTERNAL;
-          while (true) {
-            int errorTag = in.readTag();
-            if (errorTag == 0) {
-              break;
-            }
-            switch (errorTag) {
-              case (ReplyWriter.ERROR_CODE << 3) | WireFormat.WIRETYPE_VARINT:
-                code = StatusCode.forNumber(in.readEnum());
-                break;
-              case (ReplyWriter.ERROR_MESSAGE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-                message = ReplyEnvelope.cut(Utf8Strings.read(in));
-                break;
-              case (ReplyWriter.ERROR_EXCEPTION_CLASS << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
-                exceptionClass = ReplyEnvelope.cut(Utf8Strings.read(in));
-                break;
-              default:
-                Envelopes.skipField(in, errorTag);
-            }
-          }
-          in.popLimit(oldLimit);
+          ErrorFields error = ErrorFields.read(in);
+          code = error.code;
+          message = error.message;
+          exceptionClass = error.exceptionClass;
+          exceptionValue = error.exceptionValue;
+          stackTrace = error.stackTrace;
         } else {
           Envelopes.skipField(in, tag);
         }
@@ -161,7 +150,8 @@ public final class StreamFrames {
       code = StatusCode.INTERNAL;
       message = "STREAM_END error with status OK";
     }
-    return new StreamFrames(streamId, messages, code, message, exceptionClass);
+    return new StreamFrames(
+        streamId, messages, code, message, exceptionClass, exceptionValue, stackTrace);
   }
 
   /** The stream: the {@code request_id} of its call. */
@@ -192,5 +182,18 @@ public final class StreamFrames {
   /** An end's exception class, for {@code REMOTE_FAILURE}; empty otherwise. */
   public String exceptionClass() {
     return exceptionClass;
+  }
+
+  /** An end's exception's fields (a value), or {@code null} when it carried none. */
+  public byte[] exceptionValue() {
+    return exceptionValue;
+  }
+
+  /**
+   * An end's stack trace of the exception the server's implementation threw, innermost frame
+   * first, or {@code null} when it sent none. Never modify.
+   */
+  public StackTraceElement[] stackTrace() {
+    return stackTrace;
   }
 }

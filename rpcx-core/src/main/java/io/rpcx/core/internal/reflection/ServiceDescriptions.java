@@ -5,6 +5,7 @@ import io.rpcx.core.internal.codec.CodecShapes;
 import io.rpcx.core.internal.codec.SchemaDescribed;
 import io.rpcx.core.internal.codec.TypeSchema;
 import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.model.DeclaredExceptions;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.reflection.FieldDescription;
@@ -50,6 +51,9 @@ public final class ServiceDescriptions {
       List<String> exceptions = new ArrayList<>();
       for (Class<?> type : method.declaredExceptions()) {
         exceptions.add(type.getName());
+      }
+      for (DeclaredExceptions.Thrown thrown : method.thrownExceptions().all()) {
+        collect(thrown.codec(), seen, types, protobufMessages); // the fields a failure carries
       }
       described.add(
           new MethodDescription(

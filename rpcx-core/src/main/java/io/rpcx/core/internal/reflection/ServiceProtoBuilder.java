@@ -77,6 +77,9 @@ final class ServiceProtoBuilder {
         typeOf(valueType(method));
       }
     }
+    for (TypeDescription type : description.types()) {
+      typeOf(type.name()); // the rest: the declared exceptions' (Error.exception_value)
+    }
     List<ProtoMessage> methodMessages = new ArrayList<>();
     List<ProtoService.Rpc> rpcs = new ArrayList<>();
     Set<String> rpcNames = new TreeSet<>();
@@ -239,7 +242,8 @@ final class ServiceProtoBuilder {
               + (method.declaredExceptions().isEmpty()
                   ? ""
                   : "\nDeclared failures (REMOTE_FAILURE, the rpcx-exception-class trailer or"
-                      + " StreamEnd.error.exception_class): "
+                      + " StreamEnd.error.exception_class;\ntheir fields in exception_value,"
+                      + " field 1 holding the message named as the class): "
                       + String.join(", ", method.declaredExceptions()));
       return ProtoMessage.of(
           name, comment, List.of(ProtoField.value("value", 1, typeOf(element), note(element))));
@@ -253,7 +257,8 @@ final class ServiceProtoBuilder {
             + (method.declaredExceptions().isEmpty()
                 ? ""
                 : "\nDeclared failures (REMOTE_FAILURE, the rpcx-exception-class trailer or"
-                    + " Error.exception_class): "
+                    + " Error.exception_class;\ntheir fields in Error.exception_value, field 1"
+                    + " holding the message named as the class): "
                     + String.join(", ", method.declaredExceptions()));
     List<ProtoField> fields =
         method.resultType().equals("void")

@@ -1,5 +1,6 @@
 package io.rpcx.core.internal.protocol;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -20,12 +21,14 @@ import io.rpcx.core.internal.protocol.proto.Argument;
 import io.rpcx.core.internal.protocol.proto.Error;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
 import io.rpcx.core.internal.protocol.proto.RPCXRequest;
+import io.rpcx.core.internal.protocol.proto.StackFrame;
 import io.rpcx.core.internal.protocol.proto.StreamCancel;
 import io.rpcx.core.internal.protocol.proto.StreamCredit;
 import io.rpcx.core.internal.protocol.proto.StreamEnd;
 import io.rpcx.core.internal.protocol.proto.StreamMessage;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -139,10 +142,167 @@ class EnvelopeTest {
     assertEquals("result", StringValue.parseFrom(reply.getValue()).getValue());
 
     ByteArrayProtoWriter errorOut = new ByteArrayProtoWriter();
-    ReplyWriter.writeError(errorOut, 13, StatusCode.NOT_FOUND, "no such method", "");
+    ReplyWriter.writeError(errorOut, 13, StatusCode.NOT_FOUND, "no such method", null);
     RPCXReply parsed = RPCXReply.parseFrom(errorOut.toByteArray());
     assertEquals(io.rpcx.core.internal.protocol.proto.StatusCode.NOT_FOUND, parsed.getError().getCode());
     assertEquals("no such method", parsed.getError().getMessage());
+  }
+
+  @Test
+  void aRemoteFailureCarriesTheFieldsOfADeclaredExceptionAsAValue() throws Exception {
+    ByteArrayProtoWriter reply = new ByteArrayProtoWriter();
+    ReplyWriter.writeError(
+        reply, 14, StatusCode.REMOTE_FAILURE, "out of stock",
+        ThrownException.withFields("shop.OutOfStockException", STRING, "A-1", null));
+    Error error = RPCXReply.parseFrom(reply.toByteArray()).getError();
+    assertEquals("shop.OutOfStockException", error.getExceptionClass());
+    assertEquals("A-1", StringValue.parseFrom(error.getExceptionValue()).getValue());
+    ReplyEnvelope envelope = ReplyEnvelope.parse(ByteBufferPayload.of(reply.toByteArray()));
+    assertEquals("shop.OutOfStockException", envelope.exceptionClass());
+    assertEquals(error.getExceptionValue(), ByteString.copyFrom(envelope.exceptionValue()));
+
+    ByteArrayProtoWriter end = new ByteArrayProtoWriter();
+    StreamFrames.writeEnd(
+        end, 15, StatusCode.REMOTE_FAILURE, "out of stock",
+        ThrownException.withFields("shop.OutOfStockException", STRING, "A-1", null));
+    StreamEnd parsed = StreamEnd.parseFrom(end.toByteArray());
+    assertEquals(error.getExceptionValue(), parsed.getError().getExceptionValue());
+    StreamFrames frames = StreamFrames.parseEnd(ByteBufferPayload.of(end.toByteArray()));
+    assertEquals(error.getExceptionValue(), ByteString.copyFrom(frames.exceptionValue()));
+
+    // From a peer that predates it (or for an undeclared exception): absent.
+    ByteArrayProtoWriter old = new ByteArrayProtoWriter();
+    ReplyWriter.writeError(
+        old, 16, StatusCode.REMOTE_FAILURE, "boom", ThrownException.named("java.lang.Error"));
+    assertTrue(RPCXReply.parseFrom(old.toByteArray()).getError().getExceptionValue().isEmpty());
+    assertNull(ReplyEnvelope.parse(ByteBufferPayload.of(old.toByteArray())).exceptionValue());
+  }
+
+  /** Frames of every shape: file and line known; no file, line unknown; native; line 0; empty. */
+  private static final StackTraceElement[] FRAMES = {
+    new StackTraceElement("shop.ShopImpl", "buy", "ShopImpl.java", 42),
+    new StackTraceElement("jdk.proxy2.$Proxy12", "invoke", null, -1),
+    new StackTraceElement("java.lang.Thread", "sleep0", "Thread.java", -2),
+    new StackTraceElement("shop.Generated", "run", "", 0),
+    new StackTraceElement("", "", null, Integer.MIN_VALUE),
+  };
+
+  @Test
+  void aStackTraceTravelsAsStackFramesWithUnknownFieldsApart() throws Exception {
+    ThrownException thrown =
+        ThrownException.withFields("shop.OutOfStockException", STRING, "A-1", null)
+            .withStackTrace(FRAMES);
+    ByteArrayProtoWriter reply = new ByteArrayProtoWriter();
+    ReplyWriter.writeError(reply, 14, StatusCode.REMOTE_FAILURE, "out of stock", thrown);
+    Error error = RPCXReply.parseFrom(reply.toByteArray()).getError();
+    assertEquals(
+        List.of(
+            StackFrame.newBuilder()
+                .setClassName("shop.ShopImpl")
+                .setMethodName("buy")
+                .setFileName("ShopImpl.java")
+                .setLineNumber(42)
+                .build(),
+            StackFrame.newBuilder()
+                .setClassName("jdk.proxy2.$Proxy12")
+                .setMethodName("invoke")
+                .setLineNumber(-1)
+                .build(),
+            StackFrame.newBuilder()
+                .setClassName("java.lang.Thread")
+                .setMethodName("sleep0")
+                .setFileName("Thread.java")
+                .setLineNumber(-2)
+                .build(),
+            StackFrame.newBuilder().setClassName("shop.Generated").setMethodName("run").build(),
+            StackFrame.newBuilder().setLineNumber(Integer.MIN_VALUE).build()),
+        error.getStackTraceList());
+    assertEquals("A-1", StringValue.parseFrom(error.getExceptionValue()).getValue());
+    // Byte for byte what protoc writes; line -1 a sint32 of one byte (20 01), not ten.
+    ByteArrayProtoWriter proxyFrame = new ByteArrayProtoWriter();
+    ReplyWriter.writeError(
+        proxyFrame, 1, StatusCode.REMOTE_FAILURE, "",
+        ThrownException.named("").withStackTrace(new StackTraceElement[] {FRAMES[1]}));
+    RPCXReply expected =
+        RPCXReply.newBuilder()
+            .setRequestId(1)
+            .setError(
+                Error.newBuilder()
+                    .setCodeValue(StatusCode.REMOTE_FAILURE.number())
+                    .addStackTrace(error.getStackTrace(1)))
+            .build();
+    assertEquals(hex(expected.toByteArray()), hex(proxyFrame.toByteArray()));
+    assertTrue(hex(proxyFrame.toByteArray()).endsWith("69 6e 76 6f 6b 65 20 01"));
+
+    StackTraceElement[] read =
+        ReplyEnvelope.parse(ByteBufferPayload.of(reply.toByteArray())).stackTrace();
+    assertArrayEquals(FRAMES, read);
+    assertNull(read[1].getFileName());
+    assertEquals("", read[3].getFileName());
+
+    ByteArrayProtoWriter end = new ByteArrayProtoWriter();
+    StreamFrames.writeEnd(end, 15, StatusCode.REMOTE_FAILURE, "out of stock", thrown);
+    assertEquals(error, StreamEnd.parseFrom(end.toByteArray()).getError());
+    assertArrayEquals(
+        FRAMES, StreamFrames.parseEnd(ByteBufferPayload.of(end.toByteArray())).stackTrace());
+
+    // Unless asked for, none: absent, not empty.
+    ByteArrayProtoWriter without = new ByteArrayProtoWriter();
+    ReplyWriter.writeError(
+        without, 16, StatusCode.REMOTE_FAILURE, "boom", ThrownException.named("java.lang.Error"));
+    assertEquals(0, RPCXReply.parseFrom(without.toByteArray()).getError().getStackTraceCount());
+    assertNull(ReplyEnvelope.parse(ByteBufferPayload.of(without.toByteArray())).stackTrace());
+  }
+
+  @Test
+  void aStackTraceIsSentAndKeptToItsInnermost256Frames() throws Exception {
+    StackTraceElement[] deep = new StackTraceElement[1024]; // a StackOverflowError's
+    for (int i = 0; i < deep.length; i++) {
+      deep[i] = new StackTraceElement("shop.Recursive", "depth" + i, "Recursive.java", i + 1);
+    }
+    ByteArrayProtoWriter sent = new ByteArrayProtoWriter();
+    ReplyWriter.writeError(
+        sent, 1, StatusCode.REMOTE_FAILURE, "",
+        ThrownException.named("java.lang.StackOverflowError").withStackTrace(deep));
+    List<StackFrame> written =
+        RPCXReply.parseFrom(sent.toByteArray()).getError().getStackTraceList();
+    assertEquals(256, written.size());
+    assertEquals("depth0", written.get(0).getMethodName());
+    assertEquals("depth255", written.get(255).getMethodName());
+
+    // A peer that sends more, and a million empty frames at that: the first 256 are kept, the rest
+    // skipped; the error is read, with what follows the frames.
+    Error.Builder hostile = Error.newBuilder().setCodeValue(StatusCode.REMOTE_FAILURE.number());
+    for (int i = 0; i < 1_000_000; i++) {
+      hostile.addStackTrace(
+          i < 300
+              ? StackFrame.newBuilder().setMethodName("m" + i).build()
+              : StackFrame.getDefaultInstance());
+    }
+    hostile.setExceptionClass("shop.Hostile");
+    byte[] bytes = RPCXReply.newBuilder().setRequestId(2).setError(hostile).build().toByteArray();
+    ReplyEnvelope read = ReplyEnvelope.parse(ByteBufferPayload.of(bytes));
+    assertEquals("shop.Hostile", read.exceptionClass());
+    assertEquals(256, read.stackTrace().length);
+    assertEquals("m255", read.stackTrace()[255].getMethodName());
+    StreamFrames end =
+        StreamFrames.parseEnd(
+            ByteBufferPayload.of(
+                StreamEnd.newBuilder().setStreamId(3).setError(hostile).build().toByteArray()));
+    assertEquals(256, end.stackTrace().length);
+  }
+
+  @Test
+  void theCancelOfAUnaryCallIsTheBytesOfProtocolSection18() throws Exception {
+    ByteArrayProtoWriter cancel = new ByteArrayProtoWriter();
+    StreamFrames.writeCancel(cancel, 7, "its timeout passed on the client");
+    assertEquals(
+        "08 07 12 20 69 74 73 20 74 69 6d 65 6f 75 74 20 70 61 73 73 65 64 20 6f 6e 20 74 68 65"
+            + " 20 63 6c 69 65 6e 74",
+        hex(cancel.toByteArray()));
+    assertEquals(
+        StreamCancel.newBuilder().setStreamId(7).setMessage("its timeout passed on the client").build(),
+        StreamCancel.parseFrom(cancel.toByteArray()));
   }
 
   @Test
@@ -247,14 +407,15 @@ class EnvelopeTest {
     assertEquals("bye", parsedCancel.message());
 
     ByteArrayProtoWriter end = new ByteArrayProtoWriter();
-    StreamFrames.writeEnd(end, 9, null, "", "");
+    StreamFrames.writeEnd(end, 9, null, "", null);
     assertEquals(StreamEnd.newBuilder().setStreamId(9).build(), StreamEnd.parseFrom(end.toByteArray()));
     StreamFrames parsedEnd = StreamFrames.parseEnd(ByteBufferPayload.of(end.toByteArray()));
     assertFalse(parsedEnd.isError());
     assertEquals(9, parsedEnd.streamId());
 
     ByteArrayProtoWriter failed = new ByteArrayProtoWriter();
-    StreamFrames.writeEnd(failed, 9, StatusCode.REMOTE_FAILURE, "boom", "java.io.IOException");
+    StreamFrames.writeEnd(
+        failed, 9, StatusCode.REMOTE_FAILURE, "boom", ThrownException.named("java.io.IOException"));
     StreamEnd expected =
         StreamEnd.newBuilder()
             .setStreamId(9)
@@ -343,7 +504,7 @@ class EnvelopeTest {
     StreamFrames.writeCredit(credit, 1, 1);
     assertEquals("08 01 10 01", hex(credit.toByteArray()));
     ByteArrayProtoWriter end = new ByteArrayProtoWriter();
-    StreamFrames.writeEnd(end, 1, null, "", "");
+    StreamFrames.writeEnd(end, 1, null, "", null);
     assertEquals("08 01", hex(end.toByteArray()));
     ByteArrayProtoWriter cancel = new ByteArrayProtoWriter();
     StreamFrames.writeCancel(cancel, 1, "");
@@ -371,7 +532,7 @@ class EnvelopeTest {
     ReplyWriter.writeValue(message, 1, stream.element(), "a", 0);
     assertEquals("08 01 12 03 0a 01 61", hex(message.toByteArray()));
     ByteArrayProtoWriter end = new ByteArrayProtoWriter();
-    StreamFrames.writeEnd(end, 1, null, "", "");
+    StreamFrames.writeEnd(end, 1, null, "", null);
     assertEquals("08 01", hex(end.toByteArray()));
     ByteArrayProtoWriter reply = new ByteArrayProtoWriter();
     @SuppressWarnings("unchecked")

@@ -41,6 +41,7 @@ import java.util.concurrent.Executor;
  * @param maxConnectionAgeGrace how long calls may go on after that GOAWAY before the connection is
  *     closed
  * @param refusalListeners told of the calls refused before they ran
+ * @param sendStackTraces whether a REMOTE_FAILURE carries the stack trace of what was thrown
  */
 public record ServerConfig(
     ConnectionSettings connection,
@@ -73,7 +74,8 @@ public record ServerConfig(
     List<ServerInterceptor> interceptors,
     List<RefusalListener> refusalListeners,
     ExceptionLogging declaredExceptionLogging,
-    ExceptionLogging otherExceptionLogging) {
+    ExceptionLogging otherExceptionLogging,
+    boolean sendStackTraces) {
   /** Threads of the default worker pool. */
   public static final int DEFAULT_WORKER_THREADS = 200;
   /** Calls the default worker pool queues while all its threads are busy. */

@@ -2,6 +2,7 @@ package io.rpcx.server.internal.dispatch;
 
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.protocol.ThrownException;
 
 /**
  * Where the frames that answer the calls of one connection go, encoded as its protocol lays them
@@ -18,8 +19,12 @@ public interface Replies {
    */
   void sendValue(int requestId, ServerMethod method, Object value) throws CodecException;
 
-  /** Sends an error reply. {@code exceptionClass} is empty unless the status is a remote failure. */
-  void sendError(int requestId, StatusCode code, String message, String exceptionClass);
+  /**
+   * Sends an error reply. {@code thrown} is the exception of a remote failure (its fields are left
+   * out, and the leaving out logged, if they cannot be encoded or pass the frame limit), or {@code
+   * null}.
+   */
+  void sendError(int requestId, StatusCode code, String message, ThrownException thrown);
 
   /** Where the messages and the end of the server stream {@code streamId} of {@code method} go. */
   StreamOutput streamOutput(int streamId, ServerMethod method);

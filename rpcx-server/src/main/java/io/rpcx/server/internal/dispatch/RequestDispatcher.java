@@ -39,6 +39,8 @@ public final class RequestDispatcher {
   /** The interceptors that are also {@link ReplyFault}s (a test kit's), found once; usually empty. */
   final ReplyFault[] replyFaults;
   final ExceptionLog exceptionLog;
+  /** Whether a failure carries the stack trace of what the implementation threw. */
+  final boolean sendStackTraces;
   private final RefusalListener[] refusalListeners;
   private final LongAdder refusals = new LongAdder();
   private final int maxStreamWindow;
@@ -60,7 +62,9 @@ public final class RequestDispatcher {
       ExceptionLog exceptionLog,
       List<RefusalListener> refusalListeners,
       int maxStreamWindow,
-      long maxStreamBufferedBytes) {
+      long maxStreamBufferedBytes,
+      boolean sendStackTraces) {
+    this.sendStackTraces = sendStackTraces;
     this.maxStreamWindow = maxStreamWindow;
     this.maxStreamBufferedBytes = maxStreamBufferedBytes;
     this.registry = registry;
@@ -96,7 +100,7 @@ public final class RequestDispatcher {
       if (e.requestId() == ProtocolException.NO_REQUEST_ID) {
         connection.closeForProtocolError(StatusCode.BAD_REQUEST, e.getMessage());
       } else {
-        connection.replies().sendError((int) e.requestId(), e.status(), e.getMessage(), "");
+        connection.replies().sendError((int) e.requestId(), e.status(), e.getMessage(), null);
       }
       return;
     }
@@ -213,7 +217,7 @@ public final class RequestDispatcher {
       String reason) {
     // Counted and told first, so that a client that has its answer finds the refusal recorded.
     refused(connection, request, methodKnown, status, reason);
-    connection.replies().sendError(request.requestId(), status, reason, "");
+    connection.replies().sendError(request.requestId(), status, reason, null);
   }
 
   /** Counts a call refused before it ran, and tells the listeners. */

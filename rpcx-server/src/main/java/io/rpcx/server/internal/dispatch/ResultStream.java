@@ -5,6 +5,7 @@ import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.protocol.ThrownException;
 import io.rpcx.core.internal.stream.StreamPublisher;
 import io.rpcx.core.internal.stream.StreamSender;
 import java.util.concurrent.CompletableFuture;
@@ -98,12 +99,12 @@ final class ResultStream implements StreamSender.Side {
    * Sends the stream's end, once: OK when {@code code} is null. Called by the call when the call it
    * ran ends; nothing is sent if the stream has been ended otherwise already.
    */
-  void end(StatusCode code, String message, String exceptionClass) {
+  void end(StatusCode code, String message, ThrownException thrown) {
     synchronized (this) {
       endClaimed.set(true);
       if (!endWritten) {
         endWritten = true;
-        output.end(code, message, exceptionClass);
+        output.end(code, message, thrown);
       }
     }
   }
@@ -131,7 +132,7 @@ final class ResultStream implements StreamSender.Side {
         endWritten = true;
         if (sendEnd) {
           beforeFailureEnd.run();
-          output.end(code, String.valueOf(failure.getMessage()), "");
+          output.end(code, String.valueOf(failure.getMessage()), null);
         }
       }
     }

@@ -6,8 +6,10 @@ import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.model.DeclaredExceptions;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.call.CallRequest;
+import io.rpcx.core.internal.protocol.ThrownException;
 import io.rpcx.server.CallInfo;
 import io.rpcx.server.ServerInterceptor;
 import java.time.Duration;
@@ -34,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * ArgumentStream}; a {@link ServerStreamCall}, whose result is a {@link ResultStream}; a {@link
  * BidiStreamCall}, which has both.
  */
-class ServerCall implements Runnable, CallInfo {
+class ServerCall implements Runnable, CallInfo, CancellableCall {
   private static final Logger logger = LoggerFactory.getLogger(ServerCall.class);
 
   /** Claims {@link #answered}: a field, not an object per call. */
@@ -57,7 +59,16 @@ class ServerCall implements Runnable, CallInfo {
   private volatile int answered;
   private volatile int completed;
   /** The call's context, current while its interceptors and implementation run. */
-  private RpcxContext context;
+  private volatile RpcxContext context;
+  /** Why the call was cancelled (its client gave up, its connection closed), or {@code null}. */
+  private volatile String cancelled;
+  /**
+   * The thread running an implementation that is interrupted when the call is cancelled, while it
+   * runs ({@code @InterruptOnCancel}); guarded by this.
+   */
+  private Thread interruptible;
+  /** Whether this call interrupted {@link #interruptible}; guarded by this. */
+  private boolean interruptedOnCancel;
 
   /** A call of {@code method}; {@code dispatcher} holds what every call of the server shares. */
   ServerCall(
@@ -95,7 +106,20 @@ class ServerCall implements Runnable, CallInfo {
           "its caller's timeout of " + timeoutMillis + " ms passed before it could run");
       return;
     }
-    context =
+    String cancelledBefore = cancelled;
+    if (cancelledBefore != null && !method.isStream()) {
+      request.release();
+      logger.debug(
+          "Dropped {} from {}: {} before it could run",
+          model.displayName(),
+          connection.remoteAddress(),
+          cancelledBefore);
+      finished(null);
+      dispatcher.refused(
+          connection, request, true, StatusCode.CANCELLED, cancelledBefore + " before it ran");
+      return;
+    }
+    RpcxContext context =
         RpcxContext.forCall(
             request.service(),
             request.method(),
@@ -104,6 +128,11 @@ class ServerCall implements Runnable, CallInfo {
             receivedNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMillis),
             request.metadata(),
             connection.remoteAddress());
+    this.context = context;
+    String cancelledMeanwhile = cancelled; // read after the context is published: see cancel()
+    if (cancelledMeanwhile != null) {
+      context.cancel(cancelledMeanwhile);
+    }
     started(context);
     try (RpcxContext.Scope ignored = context.attach()) {
       serve();
@@ -114,11 +143,36 @@ class ServerCall implements Runnable, CallInfo {
   static final long NO_DEADLINE = Long.MIN_VALUE;
 
   /**
-   * The call was dispatched, on the event loop, before it is handed to the executor: a stream
-   * registers with its connection, and times itself out {@code deadlineNanos} from now (unless
-   * {@link #NO_DEADLINE}).
+   * The call was dispatched, on the event loop, before it is handed to the executor: it registers
+   * with its connection, which may cancel it; a stream also times itself out {@code
+   * deadlineNanos} from now (unless {@link #NO_DEADLINE}).
    */
-  void dispatched(long deadlineNanos) {}
+  void dispatched(long deadlineNanos) {
+    connection.callStarted(this);
+  }
+
+  @Override
+  public final int requestId() {
+    return request.requestId();
+  }
+
+  /**
+   * Cancels the call, saying {@code reason} (see {@link CancellableCall#cancel}): a unary call
+   * that has not run never runs; a running call's context is cancelled. Any thread.
+   */
+  @Override
+  public final void cancel(String reason) {
+    if (cancelled != null) {
+      return;
+    }
+    cancelled = reason;
+    // Written before the context is read, as run() publishes the context before reading this:
+    // whichever comes second cancels the context.
+    RpcxContext current = context;
+    if (current != null) {
+      current.cancel(reason);
+    }
+  }
 
   /** The call runs, in {@code context}: on its worker, before its interceptors. */
   void started(RpcxContext context) {}
@@ -188,9 +242,43 @@ class ServerCall implements Runnable, CallInfo {
       request.release();
     }
     try {
-      return method.invoke(withStreams(args));
+      return method.interruptsOnCancel()
+          ? invokeInterruptibly(withStreams(args))
+          : method.invoke(withStreams(args));
     } catch (Throwable t) {
       throw new ImplementationFailure(t);
+    }
+  }
+
+  /**
+   * Calls the implementation of a method annotated {@code @InterruptOnCancel}: this thread is
+   * interrupted if the call is cancelled while the implementation runs, and an interrupt it left
+   * is cleared before the thread serves another call.
+   */
+  private Object invokeInterruptibly(Object[] args) throws Throwable {
+    synchronized (this) {
+      interruptible = Thread.currentThread();
+    }
+    RpcxContext.Registration registration = context.onCancel(this::interruptImplementation);
+    try {
+      return method.invoke(args);
+    } finally {
+      registration.close();
+      boolean interrupted;
+      synchronized (this) {
+        interruptible = null;
+        interrupted = interruptedOnCancel;
+      }
+      if (interrupted) {
+        Thread.interrupted();
+      }
+    }
+  }
+
+  private synchronized void interruptImplementation() {
+    if (interruptible != null) {
+      interruptedOnCancel = true;
+      interruptible.interrupt();
     }
   }
 
@@ -227,7 +315,7 @@ class ServerCall implements Runnable, CallInfo {
     request.release();
     dispatcher.refused(connection, request, true, code, message);
     answered();
-    connection.replies().sendError(request.requestId(), code, message, "");
+    connection.replies().sendError(request.requestId(), code, message, null);
     finished(null);
   }
 
@@ -272,7 +360,7 @@ class ServerCall implements Runnable, CallInfo {
 
   /** Whether the call ends without a reply: the client cancelled it, or is gone. */
   boolean isSilent() {
-    return false;
+    return cancelled != null;
   }
 
   /** What the interceptors that inject faults ({@link ReplyFault}) make of the reply. */
@@ -309,6 +397,9 @@ class ServerCall implements Runnable, CallInfo {
 
   /** The call is over, with {@code failure} (or null): counts it and lets go of its streams. */
   void finished(Throwable failure) {
+    if (!method.isStream()) {
+      connection.callEnded(this);
+    }
     answered();
     connection.callFinished();
     dispatcher.tracker.finished();
@@ -325,7 +416,7 @@ class ServerCall implements Runnable, CallInfo {
           method.model().displayName() + " ran, but its result could not be encoded: "
               + (e instanceof CodecException ? e.getMessage() : e.toString());
       logger.warn("{} (for {})", problem, connection.remoteAddress());
-      connection.replies().sendError(request.requestId(), StatusCode.INTERNAL, problem, "");
+      connection.replies().sendError(request.requestId(), StatusCode.INTERNAL, problem, null);
     }
   }
 
@@ -333,14 +424,21 @@ class ServerCall implements Runnable, CallInfo {
     MethodModel model = method.model();
     if (failure instanceof ImplementationFailure) {
       Throwable thrown = unwrap(failure.getCause());
-      boolean declared = false;
-      for (Class<?> type : model.declaredExceptions()) {
-        declared |= type.isInstance(thrown);
-      }
+      DeclaredExceptions.Thrown declared = model.thrownExceptions().of(thrown);
       dispatcher.exceptionLog.log(
-          logger, declared, model.displayName(), connection.remoteAddress(), thrown);
+          logger, declared != null, model.displayName(), connection.remoteAddress(), thrown);
       String message = thrown.getMessage() == null ? "" : thrown.getMessage();
-      sendError(StatusCode.REMOTE_FAILURE, message, thrown.getClass().getName());
+      sendError(
+          StatusCode.REMOTE_FAILURE,
+          message,
+          withStackTrace(
+              declared == null
+                  ? ThrownException.named(thrown.getClass().getName())
+                  // As the class the method declares (a subclass the client cannot know arrives
+                  // as it), with its fields.
+                  : ThrownException.withFields(
+                      declared.type().getName(), declared.codec(), thrown, declared.schemas()),
+              thrown));
     } else if (failure instanceof RpcxException) {
       RpcxException refusal = (RpcxException) failure;
       logger.debug(
@@ -348,7 +446,7 @@ class ServerCall implements Runnable, CallInfo {
           model.displayName(),
           connection.remoteAddress(),
           refusal.getMessage());
-      sendError(refusal.status(), String.valueOf(refusal.getMessage()), "");
+      sendError(refusal.status(), String.valueOf(refusal.getMessage()), null);
     } else {
       dispatcher.exceptionLog.log(
           logger,
@@ -359,13 +457,18 @@ class ServerCall implements Runnable, CallInfo {
       sendError(
           StatusCode.REMOTE_FAILURE,
           failure.getMessage() == null ? "" : failure.getMessage(),
-          failure.getClass().getName());
+          withStackTrace(ThrownException.named(failure.getClass().getName()), failure));
     }
   }
 
+  /** {@code sent}, with {@code thrown}'s stack trace if the server sends them. */
+  private ThrownException withStackTrace(ThrownException sent, Throwable thrown) {
+    return dispatcher.sendStackTraces ? sent.withStackTrace(thrown.getStackTrace()) : sent;
+  }
+
   /** Sends an error as the call's end: a REPLY, unless a stream started. */
-  void sendError(StatusCode code, String message, String exceptionClass) {
-    connection.replies().sendError(request.requestId(), code, message, exceptionClass);
+  void sendError(StatusCode code, String message, ThrownException thrown) {
+    connection.replies().sendError(request.requestId(), code, message, thrown);
   }
 
   static Throwable unwrap(Throwable failure) {

@@ -23,6 +23,15 @@ public interface ServerConnection {
   /** The streaming call has ended; later frames for its id are dropped. */
   void streamEnded(OpenStream stream);
 
+  /**
+   * Registers a unary call from its request's dispatch until it ends, so that the client's cancel
+   * reaches it, and so that it is cancelled when the connection closes.
+   */
+  void callStarted(CancellableCall call);
+
+  /** The unary call has ended; a cancel for its id is dropped. */
+  void callEnded(CancellableCall call);
+
   /** Whether a stream (of any shape) with id {@code streamId} is open on this connection. */
   boolean isStreamOpen(int streamId);
 

@@ -1,5 +1,6 @@
 package io.rpcx.server.internal.dispatch;
 
+import io.rpcx.annotation.InterruptOnCancel;
 import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModels;
@@ -33,6 +34,8 @@ public final class ServerMethod {
   private final boolean stream;
   /** Whether a call's value is its reply, with no stage between: a blocking unary method. */
   private final boolean repliesAtOnce;
+  /** Whether a cancelled call's thread is interrupted ({@code @InterruptOnCancel}). */
+  private final boolean interruptsOnCancel;
   private final CallFactory calls;
 
   ServerMethod(MethodModel model, Object target) {
@@ -44,6 +47,7 @@ public final class ServerMethod {
     this.async = descriptor.isAsync() && !descriptor.shape().serverStreams();
     this.stream = descriptor.shape().isStream();
     this.repliesAtOnce = !async && !stream;
+    this.interruptsOnCancel = interruptsOnCancel(method, target.getClass());
     this.calls =
         switch (descriptor.shape()) {
           case UNARY -> ServerCall::new;
@@ -76,6 +80,37 @@ public final class ServerMethod {
   /** Whether a call's value is its reply, with no stage between: a blocking unary method. */
   boolean repliesAtOnce() {
     return repliesAtOnce;
+  }
+
+  /** Whether a cancelled call's thread is interrupted while the implementation runs. */
+  boolean interruptsOnCancel() {
+    return interruptsOnCancel;
+  }
+
+  /**
+   * Whether {@code method} (of a service interface) or the implementation class {@code type} opts
+   * in to interrupts: {@code @InterruptOnCancel} on the interface method or the interface, or on
+   * the implementing method or class (or a superclass, as behind a proxy's subclass).
+   */
+  private static boolean interruptsOnCancel(Method method, Class<?> type) {
+    if (method.isAnnotationPresent(InterruptOnCancel.class)
+        || method.getDeclaringClass().isAnnotationPresent(InterruptOnCancel.class)) {
+      return true;
+    }
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      if (c.isAnnotationPresent(InterruptOnCancel.class)) {
+        return true;
+      }
+      try {
+        if (c.getDeclaredMethod(method.getName(), method.getParameterTypes())
+            .isAnnotationPresent(InterruptOnCancel.class)) {
+          return true;
+        }
+      } catch (NoSuchMethodException e) {
+        // declared further up
+      }
+    }
+    return false;
   }
 
   /** Whether the method streams either way: its calls register with their connection. */

@@ -3,6 +3,7 @@ package io.rpcx.server.internal.dispatch;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.call.CallRequest;
+import io.rpcx.core.internal.protocol.ThrownException;
 import io.rpcx.core.internal.stream.StreamReceiver;
 import io.rpcx.core.internal.stream.StreamSender;
 import java.util.concurrent.CompletionStage;
@@ -59,15 +60,15 @@ class ServerStreamCall extends StreamingCall {
 
   @Override
   void sendResult(Object result) {
-    results.end(null, "", "");
+    results.end(null, "", null);
   }
 
   @Override
-  void sendError(StatusCode code, String message, String exceptionClass) {
+  void sendError(StatusCode code, String message, ThrownException thrown) {
     if (results.started() || results.isEnded()) {
-      results.end(code, message, exceptionClass);
+      results.end(code, message, thrown);
     } else {
-      super.sendError(code, message, exceptionClass);
+      super.sendError(code, message, thrown);
     }
   }
 

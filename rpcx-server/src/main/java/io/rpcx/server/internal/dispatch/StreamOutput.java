@@ -2,6 +2,7 @@ package io.rpcx.server.internal.dispatch;
 
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
+import io.rpcx.core.internal.protocol.ThrownException;
 
 /**
  * Where the frames of one server stream go, in order: its {@code STREAM_MESSAGE}s, then its {@code
@@ -19,6 +20,9 @@ public interface StreamOutput {
    */
   boolean message(Object value) throws CodecException;
 
-  /** Sends the stream's {@code STREAM_END}, after every message: OK when {@code code} is null. */
-  void end(StatusCode code, String message, String exceptionClass);
+  /**
+   * Sends the stream's {@code STREAM_END}, after every message: OK when {@code code} is null;
+   * {@code thrown} as in {@link Replies#sendError}.
+   */
+  void end(StatusCode code, String message, ThrownException thrown);
 }

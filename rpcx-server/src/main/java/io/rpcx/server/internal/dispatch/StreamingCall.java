@@ -35,13 +35,15 @@ abstract class StreamingCall extends ServerCall implements OpenStream {
       int timeoutMillis = request.timeoutMillis();
       deadline =
           connection.schedule(
-              () ->
-                  end(
-                      StatusCode.TIMEOUT,
-                      new CallTimeoutException(
-                          method.model().displayName() + " timed out: the stream's deadline of "
-                              + timeoutMillis + " ms passed"),
-                      true),
+              () -> {
+                String reason = "the stream's deadline of " + timeoutMillis + " ms passed";
+                end(
+                    StatusCode.TIMEOUT,
+                    new CallTimeoutException(
+                        method.model().displayName() + " timed out: " + reason),
+                    true);
+                cancel(reason);
+              },
               deadlineNanos);
     }
   }
@@ -93,13 +95,13 @@ abstract class StreamingCall extends ServerCall implements OpenStream {
 
   @Override
   public final void cancelledByClient(String message) {
+    String said = message.isEmpty() ? "" : ": " + message;
     end(
         StatusCode.CANCELLED,
         new CancelledException(
-            method.model().displayName() + " was cancelled by the client"
-                + (message.isEmpty() ? "" : ": " + message),
-            null),
+            method.model().displayName() + " was cancelled by the client" + said, null),
         false);
+    cancel("the client cancelled the call" + said);
   }
 
   @Override
@@ -111,6 +113,7 @@ abstract class StreamingCall extends ServerCall implements OpenStream {
                 + method.model().displayName() + " was streaming",
             null),
         false);
+    cancel("the client's connection closed");
   }
 
   @Override
@@ -120,5 +123,6 @@ abstract class StreamingCall extends ServerCall implements OpenStream {
         UnavailableException.mayHaveRun(
             reason + "; " + method.model().displayName() + " was ended", null),
         true);
+    cancel(reason);
   }
 }

@@ -38,6 +38,7 @@ import io.rpcx.core.internal.grpc.GrpcStatus;
 import io.rpcx.core.internal.grpc.GrpcTimeout;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.SizeHints;
+import io.rpcx.core.internal.protocol.ThrownException;
 import io.rpcx.core.internal.stream.ReadArrivals;
 import io.rpcx.core.internal.stream.StreamReceiver;
 import io.rpcx.core.internal.transport.FrameOverLimitException;
@@ -48,6 +49,7 @@ import io.rpcx.core.internal.transport.QueuedWrite;
 import io.rpcx.core.internal.transport.TlsFailures;
 import io.rpcx.core.internal.transport.WriteQueue;
 import io.rpcx.server.internal.config.ServerConfig;
+import io.rpcx.server.internal.dispatch.CancellableCall;
 import io.rpcx.server.internal.dispatch.OpenStream;
 import io.rpcx.server.internal.dispatch.Replies;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
@@ -113,6 +115,8 @@ final class GrpcServerHandler extends Http2ConnectionHandler
   private final Http2Connection.PropertyKey streamKey;
   /** The calls that stream, by stream id, from dispatch to their end. */
   private final Map<Integer, OpenStream> openStreams = new ConcurrentHashMap<>();
+  /** The calls that are not streams, from dispatch to their end: what RST_STREAM cancels. */
+  private final UnaryCalls unaryCalls = new UnaryCalls();
   /** The calls that received elements in the current read; event loop only. */
   private final ReadArrivals arrivals = new ReadArrivals();
   private InboundMeter meter;
@@ -262,6 +266,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     arrivals.readComplete();
     transport.connectionGone(this);
+    unaryCalls.cancelAll("the client's connection closed");
     for (OpenStream stream : openStreams.values()) {
       stream.connectionLost();
     }
@@ -690,9 +695,12 @@ final class GrpcServerHandler extends Http2ConnectionHandler
       return;
     }
     call.ended = true;
+    String reason = "the client cancelled the call (RST_STREAM " + Http2Error.valueOf(errorCode) + ")";
     OpenStream open = openStreams.get(streamId);
     if (open != null) {
-      open.cancelledByClient("RST_STREAM " + Http2Error.valueOf(errorCode));
+      open.cancelledByClient(reason);
+    } else {
+      unaryCalls.cancel(streamId, reason);
     }
   }
 
@@ -799,6 +807,8 @@ final class GrpcServerHandler extends Http2ConnectionHandler
     OpenStream open = openStreams.get(call.id);
     if (open != null) {
       open.cancelledByClient(message);
+    } else {
+      unaryCalls.cancel(call.id, message);
     }
     writeTrailers(call, trailers(code, message, ""));
     Http2Stream stream = connection().stream(call.id);
@@ -840,7 +850,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
           requestId,
           StatusCode.RESOURCE_EXHAUSTED,
           "the reply is over the message limit of " + maxMessageSize + " bytes",
-          "");
+          null);
       return;
     }
     writes.enqueue(
@@ -888,9 +898,17 @@ final class GrpcServerHandler extends Http2ConnectionHandler
   }
 
   @Override
-  public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
-    Http2Headers trailers = trailers(GrpcStatus.of(code), message, exceptionClass);
+  public void sendError(int requestId, StatusCode code, String message, ThrownException thrown) {
+    Http2Headers trailers = trailers(GrpcStatus.of(code), message, className(thrown));
     onStream(requestId, call -> writeTrailers(call, trailers));
+  }
+
+  /**
+   * The class a failure names in its {@code rpcx-exception-class} trailer, or {@code ""}. gRPC
+   * carries no more of it: a declared exception's fields and the server's stack trace are RPCX's.
+   */
+  private static String className(ThrownException thrown) {
+    return thrown == null ? "" : thrown.className();
   }
 
   @Override
@@ -920,9 +938,9 @@ final class GrpcServerHandler extends Http2ConnectionHandler
       }
 
       @Override
-      public void end(StatusCode code, String message, String exceptionClass) {
+      public void end(StatusCode code, String message, ThrownException thrown) {
         Http2Headers trailers =
-            code == null ? OK_TRAILERS : trailers(GrpcStatus.of(code), message, exceptionClass);
+            code == null ? OK_TRAILERS : trailers(GrpcStatus.of(code), message, className(thrown));
         onStream(streamId, call -> writeTrailers(call, trailers));
       }
     };
@@ -944,6 +962,16 @@ final class GrpcServerHandler extends Http2ConnectionHandler
   }
 
   // ServerConnection, for the dispatcher.
+
+  @Override
+  public void callStarted(CancellableCall call) {
+    unaryCalls.started(call);
+  }
+
+  @Override
+  public void callEnded(CancellableCall call) {
+    unaryCalls.ended(call);
+  }
 
   @Override
   public void streamOpened(OpenStream stream) {
@@ -1079,6 +1107,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
 
   @Override
   public ChannelFuture close(String reason) {
+    unaryCalls.cancelAll(reason); // their replies could not be sent any more
     if (openStreams.isEmpty()) {
       return ctx.channel().close();
     }

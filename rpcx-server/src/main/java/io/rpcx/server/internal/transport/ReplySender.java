@@ -12,6 +12,7 @@ import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ReplyWriter;
 import io.rpcx.core.internal.protocol.SizeHints;
 import io.rpcx.core.internal.protocol.StreamFrames;
+import io.rpcx.core.internal.protocol.ThrownException;
 import io.rpcx.core.internal.transport.FrameOverLimitException;
 import io.rpcx.core.internal.transport.FrameWrite;
 import io.rpcx.core.internal.transport.Frames;
@@ -23,6 +24,9 @@ import io.rpcx.server.internal.dispatch.ServerMethod;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The outbound side of one server connection: encodes replies on the calling thread (a worker, or
@@ -30,6 +34,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * their result types the first time this connection carries them. Any thread may use it.
  */
 final class ReplySender implements Replies {
+  private static final Logger logger = LoggerFactory.getLogger(ReplySender.class);
+
   private final Channel channel;
   private final WriteQueue writes;
   private final int maxFrameSize;
@@ -66,7 +72,7 @@ final class ReplySender implements Replies {
           requestId,
           StatusCode.RESOURCE_EXHAUSTED,
           "the reply is over the frame limit of " + maxFrameSize + " bytes",
-          "");
+          null);
       return;
     } catch (IOException | RuntimeException e) {
       throw e instanceof CodecException
@@ -98,8 +104,12 @@ final class ReplySender implements Replies {
    * SCHEMA of its result types the first time this connection carries them.
    */
   void enqueueReply(ByteBuf frame, MethodModel method) {
-    writes.enqueue(
-        method.resultSchemas() == null ? new FrameWrite(frame) : new ReplyWrite(frame, method));
+    enqueueAnnounced(frame, method.resultSchemas());
+  }
+
+  /** Queues {@code frame}, preceded by the SCHEMA {@code schemas} (unless null) the first time. */
+  private void enqueueAnnounced(ByteBuf frame, byte[] schemas) {
+    writes.enqueue(schemas == null ? new FrameWrite(frame) : new AnnouncedWrite(frame, schemas));
   }
 
   /** Queues {@code write} behind the replies queued so far. */
@@ -116,17 +126,12 @@ final class ReplySender implements Replies {
   }
 
   /** Encodes and queues a {@code STREAM_END}: OK when {@code code} is null. */
-  void sendStreamEnd(int streamId, StatusCode code, String message, String exceptionClass) {
-    ByteBuf frame;
-    try {
-      frame =
-          Frames.encode(
-              channel.alloc(), FrameType.STREAM_END, 64 + message.length(), Integer.MAX_VALUE,
-              out -> StreamFrames.writeEnd(out, streamId, code, message, exceptionClass));
-    } catch (IOException e) { // plain fields: no I/O
-      throw new UncheckedIOException(e);
-    }
-    writes.enqueue(new FrameWrite(frame));
+  void sendStreamEnd(int streamId, StatusCode code, String message, ThrownException thrown) {
+    ErrorFrame end =
+        encodeError(
+            FrameType.STREAM_END, message, thrown,
+            sent -> out -> StreamFrames.writeEnd(out, streamId, code, message, sent));
+    enqueueAnnounced(end.frame, end.schemas);
   }
 
   /** Encodes and queues a {@code STREAM_CREDIT}: the client may send {@code messages} more. */
@@ -146,17 +151,69 @@ final class ReplySender implements Replies {
 
   /** Encodes and queues an error reply. */
   @Override
-  public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
-    ByteBuf frame;
+  public void sendError(int requestId, StatusCode code, String message, ThrownException thrown) {
+    ErrorFrame reply =
+        encodeError(
+            FrameType.REPLY, message, thrown,
+            sent -> out -> ReplyWriter.writeError(out, requestId, code, message, sent));
+    enqueueAnnounced(reply.frame, reply.schemas);
+  }
+
+  /**
+   * An error frame of {@code type} that {@code writer} writes with the exception it is given: with
+   * all {@code thrown} carries if that can be encoded within the frame limit, else (logged) with
+   * less: over the limit, without its stack trace, then without its fields; fields that cannot be
+   * encoded, without them. At least its class and message always go, which a caller on a client
+   * turns into a {@code RemoteFailureException} naming it.
+   */
+  private ErrorFrame encodeError(
+      byte type,
+      String message,
+      ThrownException thrown,
+      Function<ThrownException, Frames.PayloadWriter> writer) {
+    while (thrown != null && (thrown.hasFields() || thrown.hasStackTrace())) {
+      try {
+        return new ErrorFrame(
+            Frames.encode(channel.alloc(), type, 128 + message.length(), maxFrameSize,
+                writer.apply(thrown)),
+            thrown.schemas());
+      } catch (FrameOverLimitException e) {
+        // The fields make the exception itself on the client; the stack trace is only a help.
+        boolean dropTrace = thrown.hasStackTrace();
+        logger.warn(
+            "The {} of {} to send to {} would pass the frame limit of {} bytes: sending the"
+                + " exception without {}",
+            dropTrace ? "stack trace" : "fields", thrown.className(), channel.remoteAddress(),
+            maxFrameSize, dropTrace ? "it" : "them");
+        thrown = dropTrace ? thrown.withoutStackTrace() : thrown.withoutFields();
+      } catch (IOException | RuntimeException e) {
+        boolean dropFields = thrown.hasFields(); // a stack trace always encodes
+        logger.warn(
+            "Cannot encode the {} of {} to send to {}: {}; sending the exception without {}",
+            dropFields ? "fields" : "stack trace", thrown.className(), channel.remoteAddress(),
+            e.getMessage(), dropFields ? "them" : "it");
+        thrown = dropFields ? thrown.withoutFields() : thrown.withoutStackTrace();
+      }
+    }
     try {
-      frame =
-          Frames.encode(
-              channel.alloc(), FrameType.REPLY, 64 + message.length(), Integer.MAX_VALUE,
-              out -> ReplyWriter.writeError(out, requestId, code, message, exceptionClass));
-    } catch (IOException e) { // writeError does no I/O; an error reply is plain fields
+      return new ErrorFrame(
+          Frames.encode(channel.alloc(), type, 64 + message.length(), Integer.MAX_VALUE,
+              writer.apply(thrown)),
+          null);
+    } catch (IOException e) { // plain fields: no I/O
       throw new UncheckedIOException(e);
     }
-    writes.enqueue(new FrameWrite(frame));
+  }
+
+  /** An encoded error frame and the SCHEMA to announce before it (or null). */
+  private static final class ErrorFrame {
+    final ByteBuf frame;
+    final byte[] schemas;
+
+    ErrorFrame(ByteBuf frame, byte[] schemas) {
+      this.frame = frame;
+      this.schemas = schemas;
+    }
   }
 
   /** Queues a control frame (a PONG, for example) behind the replies queued so far. */
@@ -182,19 +239,19 @@ final class ReplySender implements Replies {
         });
   }
 
-  /** A reply whose result types need their SCHEMA sent first on this connection. */
-  private final class ReplyWrite implements QueuedWrite {
+  /** A frame whose types need their SCHEMA sent first on this connection. */
+  private final class AnnouncedWrite implements QueuedWrite {
     private final ByteBuf frame;
-    private final MethodModel method;
+    private final byte[] schemas;
 
-    ReplyWrite(ByteBuf frame, MethodModel method) {
+    AnnouncedWrite(ByteBuf frame, byte[] schemas) {
       this.frame = frame;
-      this.method = method;
+      this.schemas = schemas;
     }
 
     @Override
     public void writeTo(Channel channel) {
-      writeAnnounced(channel, method, frame);
+      announcements.write(channel, schemas, frame);
     }
 
     @Override

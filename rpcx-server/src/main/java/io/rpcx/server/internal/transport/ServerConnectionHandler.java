@@ -21,6 +21,7 @@ import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.PrefaceHandler;
 import io.rpcx.core.internal.transport.TlsFailures;
+import io.rpcx.server.internal.dispatch.CancellableCall;
 import io.rpcx.server.internal.dispatch.OpenStream;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
 import io.rpcx.server.internal.dispatch.ServerConnection;
@@ -62,6 +63,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   private boolean closing;
   private final PeerSchemas peerSchemas = new PeerSchemas();
   private final ServerStreamFrames streams = new ServerStreamFrames(this);
+  private final UnaryCalls unaryCalls = new UnaryCalls();
 
   ServerConnectionHandler(
       ServerTransport transport,
@@ -145,6 +147,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
     streams.readComplete(); // those of a read cut short first
     transport.connectionGone(this);
     streams.connectionLost();
+    unaryCalls.cancelAll("the client's connection closed");
     super.channelInactive(ctx);
   }
 
@@ -253,6 +256,22 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   }
 
   @Override
+  public void callStarted(CancellableCall call) {
+    unaryCalls.started(call);
+  }
+
+  @Override
+  public void callEnded(CancellableCall call) {
+    unaryCalls.ended(call);
+  }
+
+  /** The client's cancel of a call that is not a stream (docs/PROTOCOL.md, 1.7). */
+  void cancelCall(int requestId, String message) {
+    unaryCalls.cancel(
+        requestId, "the client cancelled the call" + (message.isEmpty() ? "" : ": " + message));
+  }
+
+  @Override
   public Future<?> schedule(Runnable task, long delayNanos) {
     return channel.eventLoop().schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
   }
@@ -264,6 +283,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
    */
   @Override
   public ChannelFuture close(String reason) {
+    unaryCalls.cancelAll(reason); // their replies could not be sent any more
     if (streams.isEmpty()) {
       return channel.close();
     }

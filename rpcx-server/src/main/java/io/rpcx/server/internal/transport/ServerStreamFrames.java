@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * ClientStreamFrames} mirrors it): the streaming calls open on it by id, from dispatch to the end
  * of the call, and the client's frames for them: {@code STREAM_MESSAGE}s go to a call's {@link
  * StreamReceiver}, handed on once per read, {@code STREAM_CREDIT} to its {@link StreamSender},
- * {@code STREAM_END} and {@code STREAM_CANCEL} to the call. A frame for a stream that is not open
+ * {@code STREAM_END} and {@code STREAM_CANCEL} to the call ({@code STREAM_CANCEL} of a unary call
+ * to the connection's unary calls). A frame for a stream that is not open
  * (it ended while the frame was on its way, or was refused) is dropped, as after any call's end.
  * Frames on the event loop; the registry from any thread.
  */
@@ -111,6 +112,9 @@ final class ServerStreamFrames {
     }
     OpenStream stream = open.get(control.streamId());
     if (stream == null) {
+      if (type == FrameType.STREAM_CANCEL) {
+        connection.cancelCall(control.streamId(), control.message()); // a unary call, if any
+      }
       return;
     }
     if (type == FrameType.STREAM_CANCEL) {

@@ -9,6 +9,7 @@ import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.ReplyWriter;
 import io.rpcx.core.internal.protocol.SizeHints;
+import io.rpcx.core.internal.protocol.ThrownException;
 import io.rpcx.core.internal.transport.FrameOverLimitException;
 import io.rpcx.core.internal.transport.Frames;
 import io.rpcx.core.internal.transport.QueuedWrite;
@@ -110,9 +111,9 @@ final class StreamOutbound implements StreamOutput {
   }
 
   @Override
-  public void end(StatusCode code, String message, String exceptionClass) {
+  public void end(StatusCode code, String message, ThrownException thrown) {
     closeBatch();
-    sender.sendStreamEnd(streamId, code, message, exceptionClass);
+    sender.sendStreamEnd(streamId, code, message, thrown);
   }
 
   /** What is queued takes no more: the next frame goes after it. */

@@ -5,6 +5,7 @@ import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.protocol.ReplyWriter;
+import io.rpcx.core.internal.protocol.ThrownException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,10 +43,16 @@ class RecordingConnection implements ServerConnection, Replies {
   }
 
   @Override
-  public void sendError(int requestId, StatusCode code, String message, String exceptionClass) {
+  public void sendError(int requestId, StatusCode code, String message, ThrownException thrown) {
     events.add("error " + code);
     outcomes.incrementAndGet();
   }
+
+  @Override
+  public void callStarted(CancellableCall call) {}
+
+  @Override
+  public void callEnded(CancellableCall call) {}
 
   @Override
   public StreamOutput streamOutput(int streamId, ServerMethod method) {

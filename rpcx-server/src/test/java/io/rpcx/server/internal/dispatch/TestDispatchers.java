@@ -26,6 +26,7 @@ final class TestDispatchers {
         new ExceptionLog(null, false, null, false),
         List.of(),
         1024,
-        4L << 20);
+        4L << 20,
+        false);
   }
 }

@@ -12,9 +12,11 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * The client's health: for each service its interfaces call, each server and whether the client
- * sends it calls (available), is waiting to reconnect (unreachable), or took it out of rotation
- * (ejected, probing). UP while every service has an available server, DOWN otherwise (a service
- * whose discovery lists no server too), naming the services without one. An application that should stay UP while a service it calls is down
+ * sends it calls (available), was told by it that it is going away (going_away), cannot connect to
+ * it (unreachable), or took it out of rotation (ejected, probing); the client finds out by itself,
+ * idle or not, reconnecting in the background. UP while every service has an available server,
+ * DOWN otherwise (a service whose discovery lists no server too), naming the services without
+ * one. An application that should stay UP while a service it calls is down
  * leaves this indicator out of its health groups, or turns it off with {@code
  * management.health.rpcx.enabled=false}.
  */

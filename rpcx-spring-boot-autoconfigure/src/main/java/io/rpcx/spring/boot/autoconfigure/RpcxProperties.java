@@ -300,6 +300,13 @@ public class RpcxProperties {
      */
     private boolean reflection;
 
+    /**
+     * Whether the failure of a call sends the stack trace of what the implementation threw (its
+     * 256 innermost frames), so that the caller's exception shows the server's frames before its
+     * own. For development and tests: a stack trace shows the server's code to every client.
+     */
+    private boolean sendStackTraces;
+
     private final ServerSsl ssl = new ServerSsl();
 
     private final ServerGrpc grpc = new ServerGrpc();
@@ -338,6 +345,14 @@ public class RpcxProperties {
 
     public void setReflection(boolean reflection) {
       this.reflection = reflection;
+    }
+
+    public boolean isSendStackTraces() {
+      return sendStackTraces;
+    }
+
+    public void setSendStackTraces(boolean sendStackTraces) {
+      this.sendStackTraces = sendStackTraces;
     }
 
     public void setWorkerThreads(Integer workerThreads) {

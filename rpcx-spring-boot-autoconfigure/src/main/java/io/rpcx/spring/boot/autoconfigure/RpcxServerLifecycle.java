@@ -11,15 +11,27 @@ import org.springframework.core.env.MutablePropertySources;
 
 /**
  * Starts the application's RPCX server when the context has started its beans, and stops it
- * gracefully in the phase where Spring Boot stops its web server gracefully: the server withdraws
- * from its registry, tells its clients (GOAWAY), and lets calls in flight finish within its grace
- * period, on a thread of its own so that other phases are not held up. The port it listens on is
- * published as {@code local.rpcx.server.port}; while it runs, a thread that is not a daemon keeps
- * the JVM alive, as a web server's does.
+ * gracefully before Spring Boot shuts its web server down: the server withdraws from its registry,
+ * tells its clients (GOAWAY), and lets calls in flight finish within its grace period, on a thread
+ * of its own, while the web server and the actuator still answer, so that a health check over HTTP
+ * sees it drain (OUT_OF_SERVICE). The port it listens on is published as {@code
+ * local.rpcx.server.port}; while it runs, a thread that is not a daemon keeps the JVM alive, as a
+ * web server's does.
  */
 final class RpcxServerLifecycle implements SmartLifecycle {
-  /** The phase of Spring Boot's graceful web server shutdown. */
-  static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1024;
+  /**
+   * The phase of Spring Boot's graceful web server shutdown ({@code
+   * WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE}), where the web server stops taking
+   * requests; it starts and finally stops in the phase 1024 below ({@code
+   * WebServerStartStopLifecycle}).
+   */
+  static final int WEB_SERVER_GRACEFUL_SHUTDOWN_PHASE = SmartLifecycle.DEFAULT_PHASE - 1024;
+
+  /**
+   * Above the web server's: phases stop from the highest down and each waits for the one above,
+   * so RPCX drains before the web server stops answering health checks (and starts after it).
+   */
+  static final int PHASE = WEB_SERVER_GRACEFUL_SHUTDOWN_PHASE + 512;
 
   static final String PORT_PROPERTY = "local.rpcx.server.port";
   private static final String PROPERTY_SOURCE = "rpcx.server.ports";

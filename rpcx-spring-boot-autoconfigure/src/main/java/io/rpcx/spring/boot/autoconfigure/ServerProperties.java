@@ -71,6 +71,7 @@ final class ServerProperties {
         .grpc(server.getGrpc().isEnabled())
         .grpcHealth(server.getGrpc().isHealth())
         .grpcReflection(server.getGrpc().isReflection());
+    builder.sendStackTraces(server.isSendStackTraces());
     TlsConfig tls = SslBundleTls.server(server.getSsl(), sslBundles, target);
     if (tls != null) {
       builder.tls(tls);

@@ -56,6 +56,7 @@ class MetadataTest {
             "rpcx.server.grpc.enabled",
             "rpcx.server.grpc.health",
             "rpcx.server.grpc.reflection",
+            "rpcx.server.send-stack-traces",
             "rpcx.zookeeper.connect-string",
             "rpcx.observations.enabled",
             "rpcx.observations.metrics-only")) {

@@ -13,9 +13,11 @@ import io.rpcx.client.LoadBalancing;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.CallTimeoutException;
 import io.rpcx.core.NotFoundException;
+import io.rpcx.core.RemoteFailureException;
 import io.rpcx.core.UnauthenticatedException;
 import io.rpcx.core.reflection.ReflectionService;
 import io.rpcx.internal.testing.LogCapture;
+import io.rpcx.server.ExceptionLogging;
 import io.rpcx.server.ServerInterceptor;
 import io.rpcx.spring.boot.RpcxClientBuilderCustomizer;
 import io.rpcx.spring.boot.RpcxServerBuilderCustomizer;
@@ -27,8 +29,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -117,6 +121,53 @@ class PropertiesTest {
       out.flush();
       byte[] header = socket.getInputStream().readNBytes(9);
       return header.length < 9 ? -1 : header[3];
+    }
+  }
+
+  @Test
+  void stackTracesAreSentWhenAsked() {
+    try (ConfigurableApplicationContext sending =
+            Apps.run(
+                new Class<?>[] {ServerApp.class, Refusing.class},
+                "rpcx.server.port=0",
+                "rpcx.server.send-stack-traces=true");
+        ConfigurableApplicationContext keeping =
+            Apps.run(new Class<?>[] {ServerApp.class, Refusing.class}, "rpcx.server.port=0");
+        RpcxClient toSending =
+            RpcxClient.builder().target("127.0.0.1", Apps.port(sending)).build();
+        RpcxClient toKeeping =
+            RpcxClient.builder().target("127.0.0.1", Apps.port(keeping)).build()) {
+      RemoteFailureException sent =
+          assertThrows(
+              RemoteFailureException.class, () -> toSending.create(Greeter.class).greet("Ada"));
+      assertEquals(Refusing.class.getName(), sent.getStackTrace()[0].getClassName());
+      assertEquals("refuse", sent.getStackTrace()[0].getMethodName());
+      RemoteFailureException kept =
+          assertThrows(
+              RemoteFailureException.class, () -> toKeeping.create(Greeter.class).greet("Ada"));
+      assertEquals(IllegalStateException.class.getName(), kept.remoteClassName());
+      assertTrue(
+          Arrays.stream(kept.getStackTrace())
+              .noneMatch(frame -> frame.getClassName().equals(Refusing.class.getName())),
+          () -> Arrays.toString(kept.getStackTrace()));
+    }
+  }
+
+  /** An interceptor that refuses every call with an exception (which the server does not log). */
+  @Configuration(proxyBeanMethods = false)
+  static class Refusing {
+    @Bean
+    ServerInterceptor refusing() {
+      return (call, next) -> refuse();
+    }
+
+    @Bean
+    RpcxServerBuilderCustomizer withoutExceptionLogs() {
+      return builder -> builder.exceptionLogging(ExceptionLogging.off(), ExceptionLogging.off());
+    }
+
+    static CompletionStage<Object> refuse() {
+      throw new IllegalStateException("no calls today");
     }
   }
 

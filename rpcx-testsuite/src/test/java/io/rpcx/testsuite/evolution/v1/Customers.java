@@ -10,6 +10,9 @@ public interface Customers {
   /** Stores a customer and returns what the server holds afterwards. */
   Customer save(Customer customer);
 
+  /** Removes a customer; fails when another user holds it. */
+  void remove(long id) throws CustomerLockedException;
+
   /** The version 1 implementation: keeps the last customer it received. */
   @RPCXServer(name = "customers")
   final class Impl implements Customers {
@@ -19,6 +22,11 @@ public interface Customers {
     public Customer save(Customer customer) {
       received = customer;
       return customer;
+    }
+
+    @Override
+    public void remove(long id) throws CustomerLockedException {
+      throw new CustomerLockedException(id, "ada");
     }
   }
 }

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A POJO or record as a protobuf message. Field {@code n} is the {@code n}th field in name order,
+ * A POJO, record or declared exception as a protobuf message. Field {@code n} is the {@code n}th field in name order,
  * so numbering does not depend on the order reflection lists fields in; a peer with another version
  * of the class announces its own numbering in a SCHEMA frame and is read through a {@link
  * FieldMapping}. Null and zero fields are left out; on reading, a field the sender has but did not
@@ -29,8 +29,17 @@ final class PojoCodec<T> extends MessageCodec<T> implements SchemaDescribed {
 
   private final Class<T> type;
   private final Constructor<T> constructor;
-  /** For records: constructor position of each field (fields are in name order). */
+  /**
+   * For records and exceptions: constructor position of each field (fields are in name order).
+   */
   private final int[] constructorPosition;
+  /** For records and exceptions: the number of the constructor's parameters. */
+  private final int parameterCount;
+  /**
+   * For an exception: the constructor parameter that takes the message of the failure ({@link
+   * DecodeContext#exceptionMessage()}), or -1.
+   */
+  private final int messagePosition;
   private PojoField[] fields;
   /** Reads and writes the fields in generated code; {@code null} to go field by field. */
   private PojoAccessor accessor;
@@ -44,22 +53,39 @@ final class PojoCodec<T> extends MessageCodec<T> implements SchemaDescribed {
   private TypeSchema schema;
 
   private PojoCodec(
-      Class<T> type, String typeName, Constructor<T> constructor, int[] constructorPosition) {
+      Class<T> type,
+      String typeName,
+      Constructor<T> constructor,
+      int[] constructorPosition,
+      int messagePosition) {
     super(typeName);
     this.type = type;
     this.constructor = constructor;
     this.constructorPosition = constructorPosition;
+    this.parameterCount = constructor.getParameterCount();
+    this.messagePosition = messagePosition;
   }
 
   /** A class, named {@code typeName} on the wire (its simple name, with type arguments). */
   static <T> PojoCodec<T> forClass(Class<T> type, String typeName, Constructor<T> noArguments) {
-    return new PojoCodec<>(type, typeName, noArguments, null);
+    return new PojoCodec<>(type, typeName, noArguments, null, -1);
   }
 
   /** A record, named {@code typeName} on the wire (its simple name, with type arguments). */
   static <T> PojoCodec<T> forRecord(
       Class<T> type, String typeName, Constructor<T> canonical, int[] positions) {
-    return new PojoCodec<>(type, typeName, canonical, positions);
+    return new PojoCodec<>(type, typeName, canonical, positions, -1);
+  }
+
+  /**
+   * An exception a method declares, named by its simple name on the wire: its fields are read
+   * from it as a class's are, and it is created as a record is, through {@code constructor}, which
+   * takes field {@code i} (in name order) as parameter {@code positions[i]} and the failure's
+   * message as parameter {@code messagePosition} (-1: none).
+   */
+  static <T> PojoCodec<T> forException(
+      Class<T> type, Constructor<T> constructor, int[] positions, int messagePosition) {
+    return new PojoCodec<>(type, type.getSimpleName(), constructor, positions, messagePosition);
   }
 
   /**
@@ -202,7 +228,7 @@ final class PojoCodec<T> extends MessageCodec<T> implements SchemaDescribed {
 
   private T readRecord(CodedInputStream in, DecodeContext context, FieldMapping mapping)
       throws IOException {
-    Object[] arguments = new Object[fields.length];
+    Object[] arguments = new Object[parameterCount];
     boolean[] seen = new boolean[fields.length];
     while (true) {
       int tag = in.readTag();
@@ -221,6 +247,9 @@ final class PojoCodec<T> extends MessageCodec<T> implements SchemaDescribed {
       if (!seen[i]) {
         arguments[constructorPosition[i]] = fields[i].codec().absentValue();
       }
+    }
+    if (messagePosition >= 0) {
+      arguments[messagePosition] = context.exceptionMessage();
     }
     if (accessor != null) {
       try {

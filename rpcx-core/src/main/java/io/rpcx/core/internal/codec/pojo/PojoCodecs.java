@@ -106,6 +106,107 @@ public final class PojoCodecs implements CodecFactory {
   }
 
   /**
+   * The codec of a declared exception: its fields (those of its class and its superclasses up to
+   * the first of the JDK's, whose fields, message and stack trace included, are never carried) as
+   * a class's, numbered by sorted name, and the constructor it is rebuilt through ({@link
+   * ExceptionConstructor}). A JDK exception ({@code IOException}) carries no field and is rebuilt
+   * through its public {@code (String)} or no-argument constructor.
+   */
+  @Override
+  public ValueCodec<?> createException(Class<?> type, CodecResolver resolver) {
+    if (!Throwable.class.isAssignableFrom(type)) {
+      return null;
+    }
+    if (Modifier.isAbstract(type.getModifiers())) {
+      throw new UnsupportedTypeException(
+          type.getName(),
+          "an abstract exception cannot be created on the receiving side; declare the concrete"
+              + " exceptions the method throws, or make it sealed (its permitted subclasses are"
+              + " then carried)");
+    }
+    if (type.isAnonymousClass() || type.isLocalClass()
+        || (type.isMemberClass() && !Modifier.isStatic(type.getModifiers()))) {
+      throw new UnsupportedTypeException(
+          type.getName(),
+          "an inner class cannot be created without its enclosing instance; make it a static"
+              + " nested class or a top-level class");
+    }
+    boolean open = !isJdkClass(type);
+    List<Field> declared = open ? exceptionFields(type) : List.of();
+    List<Field> sorted = new ArrayList<>(declared);
+    sorted.sort(Comparator.comparing(Field::getName));
+    ExceptionConstructor rebuilt = ExceptionConstructor.of(type, declared, sorted, open);
+    @SuppressWarnings("unchecked")
+    Constructor<Object> constructor = (Constructor<Object>) rebuilt.constructor();
+    if (open) {
+      try {
+        constructor.setAccessible(true);
+      } catch (RuntimeException e) {
+        throw inaccessible(type, "its constructor " + constructor, e);
+      }
+    }
+    Class<?> sameName = bySimpleName.putIfAbsent(type.getSimpleName(), type);
+    if (sameName != null && sameName != type) {
+      throw new UnsupportedTypeException(
+          type.getName(),
+          "another class is also named '" + type.getSimpleName() + "' (" + sameName.getName()
+              + "): RPCX names types on the wire by simple name; rename one of them");
+    }
+    @SuppressWarnings("unchecked")
+    Class<Object> raw = (Class<Object>) type;
+    PojoCodec<Object> codec =
+        PojoCodec.forException(
+            raw, constructor, rebuilt.fieldParameters(), rebuilt.messageParameter());
+    PojoField[] fields = new PojoField[sorted.size()];
+    for (int i = 0; i < fields.length; i++) {
+      Field field = sorted.get(i);
+      ValueCodec<?> fieldCodec =
+          resolver.resolve(
+              field.getGenericType(),
+              "field '" + field.getName() + "' of " + field.getDeclaringClass().getName());
+      fields[i] = PojoField.reflective(field, i + 1, fieldCodec);
+    }
+    codec.link(fields, null);
+    return codec;
+  }
+
+  /**
+   * The fields an exception carries, in declaration order, a superclass's first: those of its
+   * class and superclasses up to the first of the JDK's, but static, transient and synthetic
+   * ones; opened for reading.
+   */
+  private static List<Field> exceptionFields(Class<?> type) {
+    List<Class<?>> hierarchy = new ArrayList<>();
+    for (Class<?> c = type; !isJdkClass(c); c = c.getSuperclass()) {
+      hierarchy.add(0, c);
+    }
+    List<Field> fields = new ArrayList<>();
+    Map<String, Class<?>> declaredBy = new HashMap<>();
+    for (Class<?> c : hierarchy) {
+      for (Field field : c.getDeclaredFields()) {
+        int modifiers = field.getModifiers();
+        if (Modifier.isStatic(modifiers) || Modifier.isTransient(modifiers) || field.isSynthetic()) {
+          continue;
+        }
+        Class<?> previous = declaredBy.putIfAbsent(field.getName(), c);
+        if (previous != null) {
+          throw new UnsupportedTypeException(
+              type.getName(),
+              "field '" + field.getName() + "' is declared both by " + previous.getName()
+                  + " and by " + c.getName() + "; rename one of them");
+        }
+        try {
+          field.setAccessible(true);
+        } catch (RuntimeException e) {
+          throw inaccessible(type, "field '" + field.getName() + "'", e);
+        }
+        fields.add(field);
+      }
+    }
+    return fields;
+  }
+
+  /**
    * The wire name of a generic class with these type arguments, {@code Page<User>} or {@code
    * Result<list<Order>>}: its simple name, then the descriptors of its type arguments. Every
    * argument must be a concrete type, so that what is created is known from the signature alone.
