@@ -132,8 +132,17 @@ final class ClientConnection implements CallOwner {
     bind(connectFuture.channel());
     connectFuture.addListener(
         future -> {
-          if (!future.isSuccess()) {
-            onConnectFailed(future.cause()); // listeners run on the event loop
+          if (future.isSuccess()) {
+            return;
+          }
+          // Handled as a task of its own: a connect that fails at once (an unknown host, no
+          // in-process server of that name) runs this listener inside connect(), under the
+          // connector's lock and before the connector made this its current connection.
+          Throwable cause = future.cause();
+          try {
+            connectFuture.channel().eventLoop().execute(() -> onConnectFailed(cause));
+          } catch (RejectedExecutionException e) {
+            onConnectFailed(cause); // the client is closing
           }
         });
   }
@@ -456,16 +465,21 @@ final class ClientConnection implements CallOwner {
     }
   }
 
-  void onGoAway(String message) {
+  void onGoAway(String message, boolean connectionOnly) {
     if (state >= DRAINING) {
       return;
     }
     closeCause =
         UnavailableException.notProcessed(
-            "the server at " + connector.address() + " is going away: " + message);
+            "the server at " + connector.address()
+                + (connectionOnly ? " closes this connection: " : " is going away: ") + message);
     drainedGracefully = true;
     state = DRAINING;
-    connector.goingAway(this, message);
+    if (connectionOnly) {
+      connector.retired(this, message);
+    } else {
+      connector.goingAway(this, message);
+    }
     closeIfDrained();
   }
 

@@ -106,7 +106,7 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
       case FrameType.GOAWAY:
         GoAway goAway = ControlFrames.parseGoAway(frame);
         frame.release();
-        connection.onGoAway(goAway.message());
+        connection.onGoAway(goAway.message(), goAway.connectionOnly());
         break;
       default:
         frame.release();

@@ -280,6 +280,25 @@ final class ServerConnector implements ServerLink {
   }
 
   /**
+   * The server retired {@code connection} (GOAWAY for that connection only: its maximum age, or
+   * idle) and keeps serving: if it is the current one, the next call opens another, at once.
+   */
+  void retired(ClientConnection connection, String message) {
+    boolean current;
+    synchronized (this) {
+      current = this.current == connection;
+      if (current) {
+        this.current = null;
+      }
+    }
+    if (current) {
+      logger.debug("The server at {} retired the connection ({}): the next call opens another",
+          address, message);
+      disconnected.run();
+    }
+  }
+
+  /**
    * The server sent GOAWAY on {@code connection}: if it is the current one, the server is going
    * away from now on (no new call goes to it while another server may take it), and the connector
    * reconnects after its backoff, by when a server that stops has closed its port.

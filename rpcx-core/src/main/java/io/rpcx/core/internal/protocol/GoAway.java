@@ -17,13 +17,25 @@ import java.nio.ByteBuffer;
 public final class GoAway {
   static final int CODE = 1;
   static final int MESSAGE = 2;
+  static final int CONNECTION_ONLY = 3;
 
   private final StatusCode code;
   private final String message;
+  private final boolean connectionOnly;
 
+  /** A GOAWAY of the sender itself: it stops, or cannot afford the connection. */
   public GoAway(StatusCode code, String message) {
+    this(code, message, false);
+  }
+
+  /**
+   * A GOAWAY; {@code connectionOnly} when only this connection goes away (its maximum age, idle)
+   * and the sender keeps serving on others.
+   */
+  public GoAway(StatusCode code, String message, boolean connectionOnly) {
     this.code = code;
     this.message = message;
+    this.connectionOnly = connectionOnly;
   }
 
   /** Why the connection goes away; {@link StatusCode#OK} for a graceful shutdown. */
@@ -36,11 +48,20 @@ public final class GoAway {
     return message;
   }
 
+  /**
+   * Whether only this connection goes away: the server keeps serving, and the client may open
+   * another connection to it at once. False from servers that predate the field.
+   */
+  public boolean connectionOnly() {
+    return connectionOnly;
+  }
+
   /** The payload, byte for byte what protoc's generated {@code GoAway} writes. */
   public byte[] encode() {
     int size =
         (code.number() != 0 ? CodedOutputStream.computeEnumSize(CODE, code.number()) : 0)
-            + (message.isEmpty() ? 0 : CodedOutputStream.computeStringSize(MESSAGE, message));
+            + (message.isEmpty() ? 0 : CodedOutputStream.computeStringSize(MESSAGE, message))
+            + (connectionOnly ? CodedOutputStream.computeBoolSize(CONNECTION_ONLY, true) : 0);
     byte[] payload = new byte[size];
     CodedOutputStream out = CodedOutputStream.newInstance(payload);
     try {
@@ -49,6 +70,9 @@ public final class GoAway {
       }
       if (!message.isEmpty()) {
         out.writeString(MESSAGE, message);
+      }
+      if (connectionOnly) {
+        out.writeBool(CONNECTION_ONLY, true);
       }
       out.checkNoSpaceLeft();
     } catch (IOException e) {
@@ -67,6 +91,7 @@ public final class GoAway {
     CodedInputStream in = CodedInputStream.newInstance(payload);
     int code = 0;
     String message = "";
+    boolean connectionOnly = false;
     while (true) {
       int tag = in.readTag();
       if (tag == 0) {
@@ -79,10 +104,13 @@ public final class GoAway {
         case (MESSAGE << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
           message = in.readStringRequireUtf8();
           break;
+        case (CONNECTION_ONLY << 3) | WireFormat.WIRETYPE_VARINT:
+          connectionOnly = in.readBool();
+          break;
         default:
           Envelopes.skipField(in, tag);
       }
     }
-    return new GoAway(StatusCode.forNumber(code), message);
+    return new GoAway(StatusCode.forNumber(code), message, connectionOnly);
   }
 }

@@ -13,7 +13,12 @@ public final class ControlFrames {
 
   /** A GOAWAY frame with {@code code} and {@code message}. */
   public static ByteBuf goAway(ByteBufAllocator allocator, StatusCode code, String message) {
-    byte[] payload = new GoAway(code, message).encode();
+    return goAway(allocator, new GoAway(code, message));
+  }
+
+  /** A GOAWAY frame of {@code goAway}. */
+  public static ByteBuf goAway(ByteBufAllocator allocator, GoAway goAway) {
+    byte[] payload = goAway.encode();
     ByteBuf frame = Frames.allocate(allocator, FrameType.GOAWAY, payload.length);
     frame.writeBytes(payload);
     return frame;

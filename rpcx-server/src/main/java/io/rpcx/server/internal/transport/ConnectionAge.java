@@ -2,7 +2,6 @@ package io.rpcx.server.internal.transport;
 
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.Future;
-import io.rpcx.core.StatusCode;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +44,7 @@ final class ConnectionAge {
                     return;
                   }
                   logger.debug("Sending GOAWAY to {}: {}", channel.remoteAddress(), reason);
-                  connection.goAway(StatusCode.OK, reason);
+                  connection.retire(reason);
                   channel.eventLoop().schedule(() -> closeIfOpen(channel, connection), graceNanos,
                       TimeUnit.NANOSECONDS);
                 },

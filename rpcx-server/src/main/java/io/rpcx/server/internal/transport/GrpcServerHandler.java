@@ -28,6 +28,7 @@ import io.netty.handler.codec.http2.ReadOnlyHttp2Headers;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AsciiString;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.PeerSchemas;
@@ -125,6 +126,12 @@ final class GrpcServerHandler extends Http2ConnectionHandler
   private String remoteAddress = "?";
   private volatile String drainReason;
   private boolean overConnectionLimit;
+  /**
+   * Closes the connection if the client's SETTINGS (the end of HTTP/2's preface) does not come in
+   * time; {@code null} once it came. Event loop only.
+   */
+  private ScheduledFuture<?> settingsTimeout;
+  private final long prefaceTimeoutMillis;
 
   private GrpcServerHandler(
       Http2ConnectionDecoder decoder,
@@ -140,6 +147,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
     this.routes = routes;
     this.maxMessageSize = config.connection().maxFrameSize();
     this.maxMetadataBytes = config.maxMetadataBytes();
+    this.prefaceTimeoutMillis = config.prefaceTimeout().toMillis();
     this.callsInFlight = new CallsInFlight(config.connection().maxConcurrentCallsPerConnection());
     this.streamKey = connection().newKey();
     connection()
@@ -243,10 +251,34 @@ final class GrpcServerHandler extends Http2ConnectionHandler
     this.writes = new WriteQueue(ctx.channel(), true);
     this.remoteAddress = String.valueOf(ctx.channel().remoteAddress());
     transport.connectionServed(ctx.channel(), this);
-    // HTTP/2's preface was seen (ProtocolSelector): the connection spoke its protocol.
-    overConnectionLimit = !transport.connectionSpoke(ctx.channel());
     super.handlerAdded(ctx);
     openConnectionWindow();
+    // The first bytes of HTTP/2's preface chose this protocol; the connection has spoken it (and
+    // leaves the handshaking ones) with its SETTINGS, which must come within the preface timeout.
+    long timeoutMillis = prefaceTimeoutMillis;
+    settingsTimeout =
+        ctx.executor()
+            .schedule(
+                () -> {
+                  logger.warn(
+                      "Closing connection from {}: no HTTP/2 SETTINGS within {} ms",
+                      remoteAddress,
+                      timeoutMillis);
+                  ctx.close();
+                },
+                timeoutMillis,
+                TimeUnit.MILLISECONDS);
+    String shuttingDown = transport.goAwayReason();
+    if (shuttingDown != null) {
+      goAway(StatusCode.OK, shuttingDown);
+    }
+  }
+
+  /** The client's first SETTINGS: the whole HTTP/2 preface arrived, the connection spoke. */
+  private void spoke() {
+    settingsTimeout.cancel(false);
+    settingsTimeout = null;
+    overConnectionLimit = !transport.connectionSpoke(ctx.channel());
     if (overConnectionLimit) {
       transport.logRefusal(
           remoteAddress,
@@ -254,17 +286,15 @@ final class GrpcServerHandler extends Http2ConnectionHandler
               + transport.maxConnections() + ")");
       goAway(StatusCode.RESOURCE_EXHAUSTED,
           "the server has too many connections (limit " + transport.maxConnections() + ")");
-    } else {
-      String shuttingDown = transport.goAwayReason();
-      if (shuttingDown != null) {
-        goAway(StatusCode.OK, shuttingDown);
-      }
     }
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     arrivals.readComplete();
+    if (settingsTimeout != null) {
+      settingsTimeout.cancel(false);
+    }
     transport.connectionGone(this);
     unaryCalls.cancelAll("the client's connection closed");
     for (OpenStream stream : openStreams.values()) {
@@ -691,8 +721,8 @@ final class GrpcServerHandler extends Http2ConnectionHandler
   public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
     Http2Stream stream = connection().stream(streamId);
     GrpcServerStream call = stream == null ? null : stream.getProperty(streamKey);
-    if (call == null) {
-      return;
+    if (call == null || call.ended) {
+      return; // answered already: nothing to cancel
     }
     call.ended = true;
     String reason = "the client cancelled the call (RST_STREAM " + Http2Error.valueOf(errorCode) + ")";
@@ -712,7 +742,11 @@ final class GrpcServerHandler extends Http2ConnectionHandler
   public void onSettingsAckRead(ChannelHandlerContext ctx) {}
 
   @Override
-  public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {}
+  public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
+    if (settingsTimeout != null) {
+      spoke();
+    }
+  }
 
   @Override
   public void onPingRead(ChannelHandlerContext ctx, long data) {}
@@ -1088,6 +1122,28 @@ final class GrpcServerHandler extends Http2ConnectionHandler
             });
   }
 
+  /**
+   * Ends UNAVAILABLE, saying {@code reason}, every call of the connection that is not one of its
+   * open streams (a unary call, a health check or watch, a reflection request): the connection is
+   * closing now. Event loop only.
+   */
+  private void endUnaryCalls(String reason) {
+    try {
+      connection()
+          .forEachActiveStream(
+              stream -> {
+                GrpcServerStream call = stream.getProperty(streamKey);
+                if (call != null && !openStreams.containsKey(call.id)) {
+                  writeTrailers(call, trailers(GrpcStatus.UNAVAILABLE, reason, ""));
+                }
+                return true;
+              });
+    } catch (Http2Exception e) {
+      throw new IllegalStateException(e); // the visitor throws nothing
+    }
+    flush(ctx);
+  }
+
   private void endHealthWatches(String reason) {
     try {
       connection()
@@ -1105,9 +1161,20 @@ final class GrpcServerHandler extends Http2ConnectionHandler
     flush(ctx);
   }
 
+  /** HTTP/2's GOAWAY says no more: gRPC clients reconnect after any, as the server stays. */
+  @Override
+  public void retire(String reason) {
+    goAway(StatusCode.OK, reason);
+  }
+
   @Override
   public ChannelFuture close(String reason) {
-    unaryCalls.cancelAll(reason); // their replies could not be sent any more
+    unaryCalls.cancelAll(reason); // their replies could not be sent any more: they end here
+    if (ctx.executor().inEventLoop()) {
+      endUnaryCalls(reason);
+    } else {
+      ctx.executor().execute(() -> endUnaryCalls(reason)); // before the close queued below
+    }
     if (openStreams.isEmpty()) {
       return ctx.channel().close();
     }

@@ -14,6 +14,12 @@ interface ServedConnection {
   void goAway(StatusCode code, String reason);
 
   /**
+   * As {@link #goAway}, for this connection only (it reached its maximum age): the server keeps
+   * serving, and the client may open another connection at once.
+   */
+  void retire(String reason);
+
+  /**
    * Closes the connection now, the grace period of a shutdown being over: its open streams end
    * UNAVAILABLE saying {@code reason} first. Returns the close's future.
    */

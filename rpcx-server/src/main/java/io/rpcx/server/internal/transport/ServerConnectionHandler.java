@@ -56,6 +56,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   /** The client sent GOAWAY; the connection closes when no call is in flight. */
   private volatile boolean clientGoingAway;
   private volatile StatusCode drainCode = StatusCode.OK;
+  /** Whether the GOAWAY to send is for this connection only (its age, idle): the server stays. */
+  private volatile boolean drainConnectionOnly;
   /** Both prefaces were exchanged: frames may follow. Event loop only. */
   private boolean handshakeDone;
   /** GOAWAY was sent; a connection gets one. Event loop only. */
@@ -132,7 +134,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
       return;
     }
     logger.debug("Connection from {} is idle: sending GOAWAY", remoteAddress);
-    goAway(StatusCode.OK, "the connection was idle, with no call in flight");
+    retire("the connection was idle, with no call in flight");
     channel.eventLoop().schedule(() -> channel.close(), 5, TimeUnit.SECONDS);
   }
 
@@ -385,6 +387,18 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   public void goAway(StatusCode code, String reason) {
     drainCode = code;
     drainReason = reason;
+    drainConnectionOnly = false;
+    channel.eventLoop().execute(this::sendGoAway);
+  }
+
+  @Override
+  public void retire(String reason) {
+    if (drainReason != null) {
+      return; // going away already, maybe with the whole server
+    }
+    drainCode = StatusCode.OK;
+    drainReason = reason;
+    drainConnectionOnly = true;
     channel.eventLoop().execute(this::sendGoAway);
   }
 
@@ -393,7 +407,9 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
       return;
     }
     goAwaySent = true;
-    channel.writeAndFlush(ControlFrames.goAway(channel.alloc(), drainCode, drainReason));
+    channel.writeAndFlush(
+        ControlFrames.goAway(
+            channel.alloc(), new GoAway(drainCode, drainReason, drainConnectionOnly)));
   }
 
   Channel channel() {

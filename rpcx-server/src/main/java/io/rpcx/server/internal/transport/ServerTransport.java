@@ -188,7 +188,7 @@ public final class ServerTransport {
   void connectionServed(Channel channel, ServedConnection connection) {
     Admission admission = channel.attr(ADMISSION).get();
     if (admission != null) {
-      admission.served = true;
+      admission.served = connection;
     }
     connections.add(connection);
   }
@@ -215,8 +215,8 @@ public final class ServerTransport {
     final SocketAddress remote;
     /** Whether it spoke its protocol (else it holds a handshaking place). */
     boolean spoke;
-    /** Whether its protocol's handler was added ({@link #connectionServed}). */
-    volatile boolean served;
+    /** The handler of its protocol, once added ({@link #connectionServed}), else {@code null}. */
+    volatile ServedConnection served;
 
     Admission(SocketAddress remote) {
       this.remote = remote;
@@ -286,14 +286,12 @@ public final class ServerTransport {
   /** Closes every connection at once. */
   public void closeAll() {
     List<ChannelFuture> closing = new ArrayList<>();
-    for (ServedConnection connection : connections) {
-      closing.add(connection.close("the server is shutting down"));
-    }
     for (Channel channel : channels) {
       Admission admission = channel.attr(ADMISSION).get();
-      if (admission == null || !admission.served) {
-        closing.add(channel.close()); // it has not shown which protocol it speaks
-      }
+      ServedConnection served = admission == null ? null : admission.served;
+      // Through its protocol's handler, which ends its calls first; else it never showed one.
+      closing.add(
+          served != null ? served.close("the server is shutting down") : channel.close());
     }
     // The STREAM_END frames of open streams go out before the event loops stop: a bounded wait.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
