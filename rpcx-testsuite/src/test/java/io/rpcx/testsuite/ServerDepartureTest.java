@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
  * that says it is going away (GOAWAY) is GOING_AWAY at once, then UNREACHABLE when it does not
  * answer a reconnect; a server whose connection breaks and whose port refuses is UNREACHABLE at
  * once; a server back on its address is AVAILABLE again, found by the client's background
- * reconnects. Each change is one log line naming the server.
+ * reconnects. Each change is one log line naming the server. A server that only retires a
+ * connection (its maximum age) stays AVAILABLE, with nothing said.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ServerDepartureTest {
@@ -80,6 +81,35 @@ class ServerDepartureTest {
                 "WARN RPCX server " + address + " is unreachable: cannot connect to " + address),
             warnings.get(0));
       }
+    } finally {
+      server.stop();
+    }
+  }
+
+  @Test
+  void aServerThatRetiresConnectionsAtTheirMaximumAgeStaysAvailable() throws Exception {
+    RpcxServer server =
+        RpcxServer.builder()
+            .bindAddress("127.0.0.1")
+            .service(new EchoService.Impl())
+            .maxConnectionAge(Duration.ofMillis(200), Duration.ofSeconds(5))
+            .build()
+            .start();
+    try (LogCapture logs = LogCapture.rpcx();
+        RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build()) {
+      EchoService echo = client.create(EchoService.class);
+      long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_000); // about 5 ages
+      int calls = 0;
+      while (System.nanoTime() < end) {
+        assertEquals("hi", echo.echo("hi"));
+        assertEquals(EndpointStatus.State.AVAILABLE, state(client), "after " + calls + " calls");
+        calls++;
+      }
+      assertTrue(
+          logs.events("io.rpcx.server.internal.transport.ConnectionAge", Level.DEBUG).stream()
+              .anyMatch(line -> line.contains("the connection reached its maximum age")),
+          "the connection was retired at least once: " + logs.all());
+      assertEquals(List.of(), logs.events(CONNECTOR, Level.INFO), "nothing said of the server");
     } finally {
       server.stop();
     }

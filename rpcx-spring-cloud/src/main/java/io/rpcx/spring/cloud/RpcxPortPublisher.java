@@ -11,8 +11,12 @@ import org.springframework.context.SmartLifecycle;
  * Publisher} (Eureka's instance metadata). Needed when the port is chosen at start.
  */
 final class RpcxPortPublisher implements SmartLifecycle {
-  /** Right after the RPCX server's lifecycle, which starts in Spring Boot's web server phase. */
-  static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1024 + 1;
+  /**
+   * Right after the RPCX server's lifecycle, which starts 512 above Spring Boot's graceful web
+   * server shutdown phase ({@code DEFAULT_PHASE - 1024}, see the starter's RpcxServerLifecycle),
+   * and before Spring Cloud registers the instance (phase 0).
+   */
+  static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1024 + 512 + 1;
 
   /** Publishes the port somewhere a registry reads it. */
   @FunctionalInterface

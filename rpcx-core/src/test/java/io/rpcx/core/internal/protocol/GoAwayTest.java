@@ -2,7 +2,9 @@ package io.rpcx.core.internal.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnknownFieldSet;
@@ -35,6 +37,23 @@ class GoAwayTest {
         assertEquals(message, read.getMessage());
       }
     }
+  }
+
+  @Test
+  void aGoAwayOfOneConnectionOnlyIsFieldThreeAndAbsentFromTheServersOwn() throws Exception {
+    byte[] retired = new GoAway(StatusCode.OK, "maximum age", true).encode();
+    assertArrayEquals(
+        generated(StatusCode.OK, "maximum age").toBuilder().setConnectionOnly(true).build()
+            .toByteArray(),
+        retired);
+    assertTrue(GoAway.parse(ByteBuffer.wrap(retired)).connectionOnly());
+    // A server that predates the field: its GOAWAY is the server's own.
+    GoAway older = GoAway.parse(ByteBuffer.wrap(generated(StatusCode.OK, "stopping").toByteArray()));
+    assertFalse(older.connectionOnly());
+    assertFalse(
+        io.rpcx.core.internal.protocol.proto.GoAway.parseFrom(
+                new GoAway(StatusCode.OK, "stopping").encode())
+            .getConnectionOnly());
   }
 
   @Test
