@@ -1,20 +1,21 @@
 package io.rpcx.client.internal.call;
 
+import io.rpcx.core.CancelledException;
 import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A call whose outcome completes a {@code CompletableFuture}. The transport times it out from the
  * moment it is sent; the result is decoded and the future completed on the client's callback
  * executor, so that code chained on the future never runs on (and never blocks) a network thread.
  * The future is completed in the {@link RpcxContext} the call was made in: stages chained on it
- * (and RPCX calls they make) keep the deadline and trace of the call being served.
+ * (and RPCX calls they make) keep the deadline and trace of the call being served. Cancelling the
+ * future cancels the attempt in flight ({@link CallFuture}).
  */
 final class AsyncCall extends PendingCall {
-  private final CompletableFuture<Object> future;
+  private final CallFuture future;
   private final Completions completions;
 
   /** An attempt whose outcome completes {@code future}, unless a further attempt takes it over. */
@@ -23,15 +24,30 @@ final class AsyncCall extends PendingCall {
       Invocation invocation,
       int attempt,
       CallRoute previous,
-      CompletableFuture<Object> future,
+      CallFuture future,
       Completions completions) {
     super(method, invocation, attempt, previous);
     this.future = future;
     this.completions = completions;
+    future.attempt(this);
   }
 
-  CompletableFuture<Object> future() {
+  CallFuture future() {
     return future;
+  }
+
+  /**
+   * Its caller cancelled the future: the attempt ends as cancelled (unless it has ended), and its
+   * connection forgets it and tells the server.
+   */
+  void cancelledByCaller() {
+    if (finish()) {
+      ended(
+          CallOutcome.OTHER,
+          new CancelledException(model().displayName() + " was cancelled by its caller", null),
+          0);
+      abandon();
+    }
   }
 
   @Override

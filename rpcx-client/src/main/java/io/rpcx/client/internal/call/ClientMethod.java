@@ -12,11 +12,13 @@ import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
+import io.rpcx.core.internal.grpc.GrpcPaths;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SizeHints;
+import io.rpcx.core.internal.stream.StreamReceiver;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -26,7 +28,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -62,6 +63,8 @@ public final class ClientMethod {
   private final Map<String, MethodHandle> declaredExceptions;
   private final int maxStreamWindow;
   private final long maxStreamBufferedBytes;
+  /** Where gRPC calls the method, should a gRPC server be called; worked out on first use. */
+  private final GrpcPaths grpcPaths;
   private final Invoker invoker;
   private final boolean stream;
   /** Whether requests tell the server a deadline: a stream only with a timeout of its own. */
@@ -71,7 +74,8 @@ public final class ClientMethod {
 
   /**
    * A method whose streams from the server (server and bidirectional streams) are received with a
-   * window of {@code maxStreamWindow} messages and {@code maxStreamBufferedBytes} held.
+   * window of {@code maxStreamWindow} messages and {@code maxStreamBufferedBytes} held; {@code
+   * grpcPaths} are its service's, for gRPC servers.
    */
   public ClientMethod(
       MethodModel model,
@@ -83,8 +87,10 @@ public final class ClientMethod {
       RetryPolicy retries,
       List<ClientInterceptor> interceptors,
       int maxStreamWindow,
-      long maxStreamBufferedBytes) {
+      long maxStreamBufferedBytes,
+      GrpcPaths grpcPaths) {
     MethodDescriptor descriptor = model.descriptor();
+    this.grpcPaths = grpcPaths;
     this.maxStreamWindow = maxStreamWindow;
     this.maxStreamBufferedBytes = maxStreamBufferedBytes;
     this.model = model;
@@ -143,6 +149,11 @@ public final class ClientMethod {
 
   public MethodModel model() {
     return model;
+  }
+
+  /** The path gRPC calls this method at; see {@link PendingCall#grpcPath()}. */
+  String grpcPath() {
+    return grpcPaths.path(model);
   }
 
   /** The sizes of this method's last request. */
@@ -219,7 +230,7 @@ public final class ClientMethod {
 
   private Object unaryAsync(Invocation invocation) {
     retries.called(System.nanoTime());
-    CompletableFuture<Object> future = new CompletableFuture<>();
+    CallFuture future = new CallFuture();
     send(new AsyncCall(this, invocation, 1, null, future, completions));
     return future;
   }
@@ -253,7 +264,7 @@ public final class ClientMethod {
    * argument is uploaded once the request is sent.
    */
   private Object clientStreamAsync(Invocation invocation) {
-    CompletableFuture<Object> future = new CompletableFuture<>();
+    CallFuture future = new CallFuture();
     sendWithUpload(new AsyncCall(this, invocation, 1, null, future, completions));
     return future;
   }
@@ -312,7 +323,7 @@ public final class ClientMethod {
     return true;
   }
 
-  /** Decodes a reply's value (or a stream's message) into the method's result; releases it. */
+  /** Decodes a reply's value into the method's result; releases it. */
   Object decode(ReplyEnvelope envelope, Payload payload, PeerSchemas schemas, String address) {
     try {
       ValueCodec<Object> codec = model.resultCodec();
@@ -320,28 +331,47 @@ public final class ClientMethod {
         return null;
       }
       CodedInputStream in = envelope.valueInput(payload);
-      Object value =
-          in == null ? null : Values.read(codec, in, new DecodeContext(maxNestingDepth, schemas));
-      if (value == null) {
-        if (model.isPrimitiveResult()) {
-          throw new InternalErrorException(
-              model.displayName() + " on " + address + " returned null for a primitive result",
-              null);
-        }
-        value = codec.absentValue();
-      }
-      return value;
+      return result(
+          in == null ? null : Values.read(codec, in, new DecodeContext(maxNestingDepth, schemas)),
+          address);
     } catch (IOException | RuntimeException e) {
-      if (e instanceof RpcxException) {
-        throw (RpcxException) e;
-      }
-      throw new InternalErrorException(
-          "cannot decode the result of " + model.displayName() + " from " + address + ": "
-              + e.getMessage(),
-          e);
+      throw decodeFailure(e, address);
     } finally {
       payload.release();
     }
+  }
+
+  /** Decodes one message of a server stream, as its wire protocol holds it; releases it. */
+  Object decode(StreamReceiver.Message message, PeerSchemas schemas, String address) {
+    try {
+      return result(
+          message.decode(model.resultCodec(), new DecodeContext(maxNestingDepth, schemas)),
+          address);
+    } catch (IOException | RuntimeException e) {
+      throw decodeFailure(e, address);
+    }
+  }
+
+  /** {@code value} as the method returns it: absent as its type's absent value. */
+  private Object result(Object value, String address) {
+    if (value != null) {
+      return value;
+    }
+    if (model.isPrimitiveResult()) {
+      throw new InternalErrorException(
+          model.displayName() + " on " + address + " returned null for a primitive result", null);
+    }
+    return model.resultCodec().absentValue();
+  }
+
+  private RpcxException decodeFailure(Exception e, String address) {
+    if (e instanceof RpcxException) {
+      return (RpcxException) e;
+    }
+    return new InternalErrorException(
+        "cannot decode the result of " + model.displayName() + " from " + address + ": "
+            + e.getMessage(),
+        e);
   }
 
   /**
@@ -352,7 +382,7 @@ public final class ClientMethod {
    */
   RpcxException failure(
       StatusCode code, String message, String exceptionClass, String address, boolean started) {
-    if (code == StatusCode.REMOTE_FAILURE) {
+    if (code == StatusCode.REMOTE_FAILURE && !exceptionClass.isEmpty()) {
       return new RemoteFailureException(
           model.displayName() + " on " + address + " threw " + exceptionClass
               + (message.isEmpty() ? "" : ": " + message),

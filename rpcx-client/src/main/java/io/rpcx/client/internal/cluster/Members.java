@@ -2,31 +2,32 @@ package io.rpcx.client.internal.cluster;
 
 import io.rpcx.client.internal.call.ServerLink;
 import io.rpcx.client.internal.config.Ejection;
+import io.rpcx.core.discovery.ServiceEndpoint;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
- * The servers a client knows, one {@link Member} per address shared by every service it serves, so
- * that a server has one connection and one health record however many services it publishes. A
- * member lives while some cluster lists it; when the last one drops it, its channel retires. Thread
- * safe.
+ * The servers a client knows, one {@link Member} per address (and protocol: a server called both
+ * over RPCX and over gRPC is two members) shared by every service it serves, so that a server has
+ * one connection and one health record however many services it publishes. A member lives while
+ * some cluster lists it; when the last one drops it, its channel retires. Thread safe.
  */
 public final class Members {
-  private final BiFunction<String, Integer, ServerLink> channels;
+  private final Function<ServiceEndpoint, ServerLink> channels;
   private final Ejection ejection;
   private final ScheduledExecutorService scheduler;
   private final Map<String, Member> byAddress = new HashMap<>();
   private final LongAdder ejections = new LongAdder();
 
   /**
-   * {@code channels} opens the channel to a host and port; {@code scheduler} runs the probes of
+   * {@code channels} opens the channel to an endpoint; {@code scheduler} runs the probes of
    * ejected servers.
    */
   public Members(
-      BiFunction<String, Integer, ServerLink> channels,
+      Function<ServiceEndpoint, ServerLink> channels,
       Ejection ejection,
       ScheduledExecutorService scheduler) {
     this.channels = channels;
@@ -34,13 +35,23 @@ public final class Members {
     this.scheduler = scheduler;
   }
 
-  /** The member at {@code host:port}, created if no cluster lists it yet. */
-  synchronized Member acquire(String address, String host, int port) {
+  /**
+   * What tells members apart: {@code host:port}, prefixed {@code grpc://} for a gRPC server's (as
+   * its channel names itself).
+   */
+  static String key(ServiceEndpoint endpoint) {
+    return ServiceEndpoint.GRPC.equals(endpoint.protocol())
+        ? "grpc://" + endpoint.address()
+        : endpoint.address();
+  }
+
+  /** The member of {@code endpoint}, whose {@link #key} is {@code key}, created if no cluster lists it yet. */
+  synchronized Member acquire(String key, ServiceEndpoint endpoint) {
     Member member =
         byAddress.computeIfAbsent(
-            address,
-            key -> {
-              ServerLink link = channels.apply(host, port);
+            key,
+            ignored -> {
+              ServerLink link = channels.apply(endpoint);
               // Named as the link names itself: host:port, or an in-process server's name.
               return new Member(link.address(), link, ejection, scheduler, ejections);
             });

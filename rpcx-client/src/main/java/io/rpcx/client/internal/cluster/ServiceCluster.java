@@ -167,16 +167,16 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
       Map<String, Set<ServiceEndpoint>> next = new LinkedHashMap<>();
       Map<String, ServiceEndpoint> firstByAddress = new HashMap<>();
       for (ServiceEndpoint endpoint : endpoints) {
-        next.computeIfAbsent(endpoint.address(), key -> new HashSet<>()).add(endpoint);
-        firstByAddress.putIfAbsent(endpoint.address(), endpoint);
+        String key = Members.key(endpoint);
+        next.computeIfAbsent(key, ignored -> new HashSet<>()).add(endpoint);
+        firstByAddress.putIfAbsent(key, endpoint);
       }
       boolean changed = false;
       for (Map.Entry<String, Set<ServiceEndpoint>> entry : next.entrySet()) {
         String address = entry.getKey();
         Member member = current.get(address);
         if (member == null) {
-          ServiceEndpoint endpoint = firstByAddress.get(address);
-          current.put(address, members.acquire(address, endpoint.host(), endpoint.port()));
+          current.put(address, members.acquire(address, firstByAddress.get(address)));
           changed = true;
         } else if (!entries.getOrDefault(address, Set.of()).containsAll(entry.getValue())) {
           logger.info("{} was announced again for service '{}'", address, service);

@@ -112,7 +112,7 @@ final class ClientStreamFrames {
     if (outbound.call.receiver() == null) {
       outbound.call.fail(notAStream(outbound, "STREAM_END", "which is not a stream"));
     } else {
-      outbound.call.streamEnded(end);
+      outbound.call.streamEnded(end.errorCode(), end.message(), end.exceptionClass());
     }
     connection.closeIfDrained();
   }

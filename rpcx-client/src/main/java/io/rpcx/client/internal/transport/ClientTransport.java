@@ -3,10 +3,14 @@ package io.rpcx.client.internal.transport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.AsciiString;
+import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.ServerLink;
 import io.rpcx.client.internal.config.ClientConfig;
 import io.rpcx.core.TlsConfig;
+import io.rpcx.core.discovery.ServiceEndpoint;
 import io.rpcx.core.internal.config.ConnectionSettings;
+import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.transport.Bootstraps;
 import io.rpcx.core.internal.transport.InProcess;
 import io.rpcx.core.internal.transport.InboundBudget;
@@ -14,6 +18,7 @@ import io.rpcx.core.internal.transport.SslContexts;
 import io.rpcx.core.internal.transport.Transports;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,6 +42,12 @@ public final class ClientTransport {
     final long handshakeTimeoutMillis;
     final SslContext sslContext;
     final boolean verifyHostname;
+    /** The client's TLS settings, or {@code null}. */
+    private final TlsConfig tls;
+    /** TLS asking for HTTP/2 by ALPN, for gRPC servers; made when first needed. */
+    private volatile SslContext grpcSslContext;
+    /** The {@code :path} of each method called over gRPC so far. */
+    private final Map<MethodModel, AsciiString> grpcPaths = new ConcurrentHashMap<>();
     final InboundBudget budget;
     /** In-process connections only (the host is the server's name), or {@code null}. */
     final String inProcessName;
@@ -51,10 +62,46 @@ public final class ClientTransport {
       this.maxBackoffMillis = config.maxBackoff().toMillis();
       this.handshakeTimeoutMillis = config.connectTimeout().toMillis();
       TlsConfig tls = connection.tls();
+      this.tls = tls;
       this.sslContext = tls == null ? null : SslContexts.create(tls);
       this.verifyHostname = tls != null && tls.verifyHostname();
       this.budget = new InboundBudget(connection.maxBufferedInboundBytes(), "client");
       this.inProcessName = connection.inProcessName();
+    }
+
+    /**
+     * The {@code :path} gRPC calls {@code call}'s method at, worked out once per method.
+     *
+     * @throws IllegalStateException if its service cannot be exported, so not called over gRPC
+     */
+    AsciiString grpcPath(PendingCall call) {
+      AsciiString path = grpcPaths.get(call.model());
+      if (path == null) {
+        path = new AsciiString(call.grpcPath());
+        grpcPaths.putIfAbsent(call.model(), path);
+      }
+      return path;
+    }
+
+    /**
+     * The TLS context of connections to gRPC servers, offering HTTP/2 ({@code h2}) by ALPN, as
+     * gRPC requires; {@code null} without TLS.
+     */
+    SslContext grpcSslContext() {
+      if (tls == null) {
+        return null;
+      }
+      SslContext context = grpcSslContext;
+      if (context == null) {
+        synchronized (this) {
+          context = grpcSslContext;
+          if (context == null) {
+            context = SslContexts.create(tls, List.of(GrpcConnection.ALPN_H2));
+            grpcSslContext = context;
+          }
+        }
+      }
+      return context;
     }
   }
 
@@ -81,9 +128,19 @@ public final class ClientTransport {
             (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
   }
 
-  /** A new channel to {@code host:port}; it connects on its first call. */
-  public ServerLink open(String host, int port) {
-    ServerConnector connector = new ServerConnector(host, port, bootstrap, settings, this);
+  /**
+   * A new channel to {@code endpoint}, in the protocol it names ({@link
+   * ServiceEndpoint#protocol()}); it connects on its first call.
+   */
+  public ServerLink open(ServiceEndpoint endpoint) {
+    ServerConnector connector =
+        new ServerConnector(
+            endpoint.host(),
+            endpoint.port(),
+            ServiceEndpoint.GRPC.equals(endpoint.protocol()),
+            bootstrap,
+            settings,
+            this);
     connectors.add(connector);
     if (closed) {
       connector.close();

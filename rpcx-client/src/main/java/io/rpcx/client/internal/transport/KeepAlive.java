@@ -3,6 +3,7 @@ package io.rpcx.client.internal.transport;
 import io.netty.channel.Channel;
 import io.rpcx.core.internal.transport.ControlFrames;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
 /**
  * Keepalive of one client connection: when nothing arrived for the interval (an idle event), a
@@ -27,12 +28,24 @@ final class KeepAlive {
   }
 
   /**
-   * Nothing arrived for the interval: pings the server on {@code channel}, and runs {@code
-   * onSilence} if nothing arrives within the timeout either.
+   * Nothing arrived for the interval: pings the server on {@code channel} (an RPCX PING), and runs
+   * {@code onSilence} if nothing arrives within the timeout either.
    */
   void onReadIdle(Channel channel, Runnable onSilence) {
+    onReadIdle(
+        channel,
+        data -> channel.writeAndFlush(ControlFrames.ping(channel.alloc(), false, data)),
+        onSilence);
+  }
+
+  /**
+   * Nothing arrived for the interval: has {@code ping} send a ping carrying the data it is given
+   * (an HTTP/2 PING on a gRPC connection), and runs {@code onSilence} if nothing arrives within the
+   * timeout either.
+   */
+  void onReadIdle(Channel channel, LongConsumer ping, Runnable onSilence) {
     long pingedAt = System.nanoTime();
-    channel.writeAndFlush(ControlFrames.ping(channel.alloc(), false, pingedAt));
+    ping.accept(pingedAt);
     channel.eventLoop().schedule(
         () -> {
           if (lastReadNanos - pingedAt < 0) {

@@ -12,44 +12,70 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One server address and the connection the client keeps to it. The connection is opened on the
- * first call and replaced when it closes or the server sends GOAWAY; calls made meanwhile wait in
- * the new connection's queue. After a failed connection attempt, the next one waits for an
- * exponential backoff with jitter; calls made in that time fail at once as unavailable (safe to
- * retry elsewhere) instead of waiting. Thread-safe.
+ * One server address and the connection the client keeps to it, in the protocol the server speaks
+ * there (RPCX's own, or gRPC). The connection is opened on the first call and replaced when it
+ * closes or the server sends GOAWAY; calls made meanwhile wait in the new connection's queue.
+ * After a failed connection attempt, the next one waits for an exponential backoff with jitter;
+ * calls made in that time fail at once as unavailable (safe to retry elsewhere) instead of waiting.
+ * Thread-safe.
  */
 final class ServerConnector implements ServerLink {
+  /** The scheme a gRPC server's address is named with, in messages and endpoint statuses. */
+  static final String GRPC_SCHEME = "grpc://";
+
   private final String host;
   private final int port;
+  /** Whether the server speaks gRPC at this address; RPCX's own protocol if not. */
+  private final boolean grpc;
   private final String address;
   private final Bootstrap bootstrap;
   private final ClientTransport.Settings settings;
   private final ClientTransport transport;
   private final Backoff backoff;
-  private volatile ClientConnection current;
+  private volatile Connection current;
   /** The connection of a retired connector while its calls end. */
-  private volatile ClientConnection retiring;
+  private volatile Connection retiring;
   private volatile boolean closed;
   private String closedReason;
   private volatile long retryAtNanos;
   private volatile RpcxException lastFailure;
+  /**
+   * The keepalive interval of a gRPC server's connections: the client's, doubled each time the
+   * server says the pings come too often (GOAWAY {@code too_many_pings}), as gRPC's clients do.
+   */
+  private volatile long grpcKeepAliveMillis;
 
   ServerConnector(
       String host,
       int port,
+      boolean grpc,
       Bootstrap bootstrap,
       ClientTransport.Settings settings,
       ClientTransport transport) {
     this.host = host;
     this.port = port;
+    this.grpc = grpc;
     this.address =
         settings.inProcessName != null
             ? "in-process server '" + host + "'"
-            : host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
+            : (grpc ? GRPC_SCHEME : "")
+                + (host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port);
     this.bootstrap = bootstrap;
     this.settings = settings;
     this.transport = transport;
     this.backoff = new Backoff(settings.initialBackoffMillis, settings.maxBackoffMillis);
+    this.grpcKeepAliveMillis = settings.keepAliveIntervalMillis;
+  }
+
+  /** The keepalive interval of this gRPC server's next connection. */
+  long grpcKeepAliveMillis() {
+    return grpcKeepAliveMillis;
+  }
+
+  /** The server refused pings this frequent: doubles the interval; returns the new one. */
+  synchronized long slowGrpcKeepAlive() {
+    grpcKeepAliveMillis = Math.min(grpcKeepAliveMillis * 2, TimeUnit.HOURS.toMillis(2));
+    return grpcKeepAliveMillis;
   }
 
   @Override
@@ -65,7 +91,7 @@ final class ServerConnector implements ServerLink {
 
   @Override
   public void retire() {
-    ClientConnection connection;
+    Connection connection;
     synchronized (this) {
       if (closed) {
         return;
@@ -101,7 +127,7 @@ final class ServerConnector implements ServerLink {
 
   @Override
   public void send(PendingCall call) {
-    ClientConnection connection = current;
+    Connection connection = current;
     if (connection == null || !connection.isUsable()) {
       connection = connection(call);
     }
@@ -110,19 +136,19 @@ final class ServerConnector implements ServerLink {
 
   /** Calls in flight on the current connection. */
   int pendingCount() {
-    ClientConnection connection = current;
-    ClientConnection old = retiring;
+    Connection connection = current;
+    Connection old = retiring;
     return (connection == null ? 0 : connection.pendingCount())
         + (old == null ? 0 : old.pendingCount());
   }
 
-  private synchronized ClientConnection connection(PendingCall call) {
+  private synchronized Connection connection(PendingCall call) {
     if (closed) {
       throw UnavailableException.notProcessed(
           call.model().displayName() + " was not sent to " + address + ": "
               + (closedReason != null ? closedReason : "the client is closed"));
     }
-    ClientConnection connection = current;
+    Connection connection = current;
     if (connection != null && connection.isUsable()) {
       return connection;
     }
@@ -133,18 +159,25 @@ final class ServerConnector implements ServerLink {
               + TimeUnit.NANOSECONDS.toMillis(wait) + " ms after: " + lastFailure.getMessage(),
           lastFailure);
     }
-    ClientConnection fresh = new ClientConnection(this, settings, false);
+    Connection fresh = newConnection(false);
     open(fresh);
     current = fresh;
     return fresh;
   }
 
+  /** A connection in the server's protocol, not yet connected; a probe's if {@code probe}. */
+  private Connection newConnection(boolean probe) {
+    return grpc
+        ? new GrpcConnection(this, settings, host, port, probe)
+        : new ClientConnection(this, settings, probe);
+  }
+
   /** Builds {@code fresh}'s pipeline and starts connecting it. */
-  private void open(ClientConnection fresh) {
+  private void open(Connection fresh) {
     ChannelFuture connect =
         bootstrap
             .clone()
-            .handler(new ClientChannelInitializer(fresh, settings, host, port))
+            .handler(fresh.initializer(host, port))
             .connect(
                 settings.inProcessName != null
                     ? InProcess.address(host)
@@ -154,7 +187,7 @@ final class ServerConnector implements ServerLink {
 
   @Override
   public CompletableFuture<Void> probe() {
-    ClientConnection fresh = new ClientConnection(this, settings, true);
+    Connection fresh = newConnection(true);
     CompletableFuture<Void> answered = fresh.probe();
     synchronized (this) {
       if (closed) {
@@ -170,7 +203,7 @@ final class ServerConnector implements ServerLink {
    * A probe's connection was answered: it becomes the connection for the next calls, unless there
    * is a usable one already; the reconnect backoff starts over either way.
    */
-  private void adopt(ClientConnection probed) {
+  private void adopt(Connection probed) {
     boolean keep;
     synchronized (this) {
       backoff.reset();
@@ -192,7 +225,7 @@ final class ServerConnector implements ServerLink {
   }
 
   /** A connection attempt failed: the next waits for the backoff. */
-  synchronized void connectFailed(ClientConnection connection, RpcxException cause) {
+  synchronized void connectFailed(Connection connection, RpcxException cause) {
     if (current == connection) {
       current = null;
     }
@@ -201,7 +234,7 @@ final class ServerConnector implements ServerLink {
   }
 
   /** Forgets {@code connection} if it is the current one, so the next call opens a new one. */
-  synchronized void detach(ClientConnection connection) {
+  synchronized void detach(Connection connection) {
     if (current == connection) {
       current = null;
     }
@@ -211,12 +244,12 @@ final class ServerConnector implements ServerLink {
   synchronized void close() {
     closed = true;
     closedReason = "the client is closed";
-    ClientConnection connection = current;
+    Connection connection = current;
     current = null;
     if (connection != null) {
       connection.close("the client is closed");
     }
-    ClientConnection old = retiring;
+    Connection old = retiring;
     if (old != null) {
       old.close("the client is closed");
     }

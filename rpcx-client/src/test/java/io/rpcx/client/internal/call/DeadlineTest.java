@@ -12,7 +12,6 @@ import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.ReplyWriter;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,7 +26,7 @@ class DeadlineTest {
 
   @Test
   void aReplyBeforeTheDeadlineCompletesTheCallWithItsValue() throws Exception {
-    CompletableFuture<Object> future = new CompletableFuture<>();
+    CallFuture future = new CallFuture();
     AsyncCall call = asyncCall(System.nanoTime() + TimeUnit.SECONDS.toNanos(10), future);
     deliver(call, "on time");
     assertEquals("on time", future.get(1, TimeUnit.SECONDS));
@@ -36,7 +35,7 @@ class DeadlineTest {
 
   @Test
   void anAsynchronousCallWhoseReplyComesAfterItsDeadlineTimesOut() {
-    CompletableFuture<Object> future = new CompletableFuture<>();
+    CallFuture future = new CallFuture();
     AsyncCall call = asyncCall(System.nanoTime() - 1, future);
     deliver(call, "too late");
     ExecutionException e =
@@ -60,7 +59,7 @@ class DeadlineTest {
     assertEquals(1, releases.get());
   }
 
-  private static AsyncCall asyncCall(long deadlineNanos, CompletableFuture<Object> future) {
+  private static AsyncCall asyncCall(long deadlineNanos, CallFuture future) {
     return new AsyncCall(
         TestCalls.method("load"), TestCalls.invocation(new Object[] {"c"}, deadlineNanos), 1,
         null, future,

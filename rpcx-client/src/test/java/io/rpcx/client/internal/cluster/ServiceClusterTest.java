@@ -42,8 +42,8 @@ class ServiceClusterTest {
     AtomicInteger healthy = new AtomicInteger();
     Members members =
         new Members(
-            (host, port) -> {
-              String address = host + ":" + port;
+            endpoint -> {
+              String address = endpoint.address();
               if (!address.equals(DOWN)) {
                 return new TestChannel(address, call -> healthy.incrementAndGet());
               }
