@@ -241,6 +241,7 @@ public final class RpcxClient implements AutoCloseable {
     private final Map<Class<?>, List<ServiceEndpoint>> targets = new LinkedHashMap<>();
     private ServiceDiscovery discovery;
     private LoadBalancing loadBalancing = LoadBalancing.LEAST_IN_FLIGHT;
+    private String zone;
     private final Map<Class<?>, LoadBalancing> loadBalancingByInterface = new LinkedHashMap<>();
     private int maxAttempts = 3;
     private double retryRatio = 0.2;
@@ -424,6 +425,26 @@ public final class RpcxClient implements AutoCloseable {
      */
     public Builder discovery(ServiceDiscovery discovery) {
       this.discovery = Objects.requireNonNull(discovery, "discovery");
+      return this;
+    }
+
+    /**
+     * The zone this client runs in, such as its Kubernetes node's {@code
+     * topology.kubernetes.io/zone}: the round-robin and least-in-flight balancers give a call to a
+     * server the discovery places in the same zone ({@code ServiceEndpoint.zone()}) while one of
+     * them may take it, and to the others only when none may (ejected, unreachable). Consistent
+     * hashing ignores zones, so that keys keep their server. Default: none, every server alike.
+     */
+    public Builder zone(String zone) {
+      Objects.requireNonNull(zone, "zone");
+      if (zone.isBlank()
+          || zone.length() > ServiceEndpoint.MAX_METADATA_VALUE_LENGTH
+          || zone.chars().anyMatch(Character::isISOControl)) {
+        // What a discovery could list as an endpoint's zone, which this is compared with.
+        throw new InvalidSettingException(
+            "zone", zone, "1-" + ServiceEndpoint.MAX_METADATA_VALUE_LENGTH + " printable characters");
+      }
+      this.zone = zone;
       return this;
     }
 
@@ -621,6 +642,7 @@ public final class RpcxClient implements AutoCloseable {
           targets,
           discovery,
           loadBalancing,
+          zone,
           loadBalancingByInterface,
           maxAttempts,
           retryRatio,

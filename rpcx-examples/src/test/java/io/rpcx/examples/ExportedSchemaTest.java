@@ -3,10 +3,11 @@ package io.rpcx.examples;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
-import echo.Echo;
+import echo.EchoOuterClass;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.internal.protocol.proto.Argument;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import orders.Orders;
+import orders.OrdersOuterClass;
 
 /**
  * The build exports the example services' schema and compiles it with protoc (rpcx-examples'
@@ -67,8 +68,8 @@ class ExportedSchemaTest {
 
   @Test
   void anOrderBuiltWithProtocsClassesMakesTheRoundTripUnchanged() throws IOException {
-    Orders.OrderInfo order =
-        Orders.OrderInfo.newBuilder()
+    OrdersOuterClass.OrderInfo order =
+        OrdersOuterClass.OrderInfo.newBuilder()
             .setBillNumber("BN-2026-000042")
             .setOrderId(42)
             .setCustomer("ada")
@@ -77,30 +78,30 @@ class ExportedSchemaTest {
             .setTotalAmount("25.50")
             .setPaid(true)
             .setItems(
-                Orders.ListOfOrderItem.newBuilder()
+                OrdersOuterClass.ListOfOrderItem.newBuilder()
                     .addValues(
-                        Orders.OrderItem.newBuilder()
+                        OrdersOuterClass.OrderItem.newBuilder()
                             .setSku("SKU-1")
                             .setName("pen")
                             .setQuantity(3)
                             .setUnitPrice("8.50")))
-            .setTags(Orders.ListOfString.newBuilder().addValues("gift"))
-            .setAttributes(Orders.MapOfStringToString.newBuilder().putEntries("channel", "web"))
+            .setTags(OrdersOuterClass.ListOfString.newBuilder().addValues("gift"))
+            .setAttributes(OrdersOuterClass.MapOfStringToString.newBuilder().putEntries("channel", "web"))
             .build();
-    Orders.LoadOrderRequest.OrderArgument argument =
-        Orders.LoadOrderRequest.OrderArgument.newBuilder().setValue(order).build();
+    OrdersOuterClass.LoadOrderRequest.OrderArgument argument =
+        OrdersOuterClass.LoadOrderRequest.OrderArgument.newBuilder().setValue(order).build();
 
     try (RawConnection connection = new RawConnection(server.port())) {
       RPCXReply reply = connection.call("orders", "loadOrder", Argument.newBuilder().setType("OrderInfo").setValue(argument.toByteString()));
       assertFalse(reply.hasError(), () -> reply.getError().toString());
-      assertEquals(order, Orders.LoadOrderReply.parseFrom(reply.getValue()).getValue());
+      assertEquals(order, OrdersOuterClass.LoadOrderReply.parseFrom(reply.getValue()).getValue());
     }
   }
 
   @Test
   void aDeclaredFailureArrivesAsTheErrorTheExportNames() throws IOException {
-    Orders.FindOrderRequest.OrderIdArgument argument =
-        Orders.FindOrderRequest.OrderIdArgument.newBuilder().setValue(-1).build();
+    OrdersOuterClass.FindOrderRequest.OrderIdArgument argument =
+        OrdersOuterClass.FindOrderRequest.OrderIdArgument.newBuilder().setValue(-1).build();
     try (RawConnection connection = new RawConnection(server.port())) {
       RPCXReply reply = connection.call("orders", "findOrder", Argument.newBuilder().setType("int64").setValue(argument.toByteString()));
       assertEquals(StatusCode.REMOTE_FAILURE, reply.getError().getCode());
@@ -110,18 +111,50 @@ class ExportedSchemaTest {
 
   @Test
   void aStringEchoesThroughTheExportedEchoMessages() throws IOException {
-    Echo.EchoRequest.TextArgument argument = Echo.EchoRequest.TextArgument.newBuilder().setValue("héllo").build();
+    EchoOuterClass.EchoRequest.TextArgument argument = EchoOuterClass.EchoRequest.TextArgument.newBuilder().setValue("héllo").build();
     try (RawConnection connection = new RawConnection(server.port())) {
       RPCXReply reply = connection.call("echo", "echo", Argument.newBuilder().setType("string").setValue(argument.toByteString()));
-      assertEquals("héllo", Echo.EchoReply.parseFrom(reply.getValue()).getValue());
+      assertEquals("héllo", EchoOuterClass.EchoReply.parseFrom(reply.getValue()).getValue());
+    }
+  }
+
+  /**
+   * The exported scalars are proto3 {@code optional}: protoc's classes write 0 and "" when they are
+   * set, so they arrive as themselves, not as the null an unset field is.
+   */
+  @Test
+  void zeroAndTheEmptyStringTravelAsThemselvesNotAsNull() throws IOException {
+    OrdersOuterClass.FindOrderRequest.OrderIdArgument zero =
+        OrdersOuterClass.FindOrderRequest.OrderIdArgument.newBuilder().setValue(0).build();
+    EchoOuterClass.EchoRequest.TextArgument empty = EchoOuterClass.EchoRequest.TextArgument.newBuilder().setValue("").build();
+    EchoOuterClass.EchoRequest.TextArgument unset = EchoOuterClass.EchoRequest.TextArgument.getDefaultInstance();
+    try (RawConnection connection = new RawConnection(server.port())) {
+      RPCXReply found =
+          connection.call("orders", "findOrder", Argument.newBuilder().setType("int64").setValue(zero.toByteString()));
+      assertEquals(
+          1_000_000_000L, OrdersOuterClass.FindOrderReply.parseFrom(found.getValue()).getValue().getOrderId(),
+          "order 0, not BAD_REQUEST: " + found);
+
+      EchoOuterClass.EchoReply echoed =
+          EchoOuterClass.EchoReply.parseFrom(
+              connection.call("echo", "echo", Argument.newBuilder().setType("string").setValue(empty.toByteString()))
+                  .getValue());
+      assertTrue(echoed.hasValue());
+      assertEquals("", echoed.getValue());
+
+      EchoOuterClass.EchoReply nothing =
+          EchoOuterClass.EchoReply.parseFrom(
+              connection.call("echo", "echo", Argument.newBuilder().setType("string").setValue(unset.toByteString()))
+                  .getValue());
+      assertFalse(nothing.hasValue(), "an unset field is null, echoed as null");
     }
   }
 
   /** docs/PROTOCOL.md, 5.6: a server stream paced by the client's credit, with protoc's classes. */
   @Test
   void aServerStreamComesAsCreditAllowsThenEnds() throws IOException {
-    Orders.StreamOrdersRequest.CountArgument argument =
-        Orders.StreamOrdersRequest.CountArgument.newBuilder().setValue(3).build();
+    OrdersOuterClass.StreamOrdersRequest.CountArgument argument =
+        OrdersOuterClass.StreamOrdersRequest.CountArgument.newBuilder().setValue(3).build();
     try (RawConnection connection = new RawConnection(server.port())) {
       connection.send(
           REQUEST,
@@ -136,12 +169,12 @@ class ExportedSchemaTest {
       for (int i = 0; i < 2; i++) {
         StreamMessage message = StreamMessage.parseFrom(connection.next(STREAM_MESSAGE));
         assertEquals(1, message.getStreamId());
-        assertEquals(1_000_000_000L + i, Orders.StreamOrdersReply.parseFrom(message.getValue()).getValue().getOrderId());
+        assertEquals(1_000_000_000L + i, OrdersOuterClass.StreamOrdersReply.parseFrom(message.getValue()).getValue().getOrderId());
       }
       // The window is used up: the third order comes only after more credit.
       connection.send(STREAM_CREDIT, StreamCredit.newBuilder().setStreamId(1).setMessages(1).build().toByteArray());
       StreamMessage third = StreamMessage.parseFrom(connection.next(STREAM_MESSAGE));
-      assertEquals(1_000_000_002L, Orders.StreamOrdersReply.parseFrom(third.getValue()).getValue().getOrderId());
+      assertEquals(1_000_000_002L, OrdersOuterClass.StreamOrdersReply.parseFrom(third.getValue()).getValue().getOrderId());
       StreamEnd end = StreamEnd.parseFrom(connection.next(STREAM_END));
       assertEquals(1, end.getStreamId());
       assertFalse(end.hasError());

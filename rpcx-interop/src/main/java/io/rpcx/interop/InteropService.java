@@ -77,6 +77,12 @@ public interface InteropService {
   /** Client stream with another argument: the parts joined by {@code separator}. */
   CompletableFuture<String> join(String separator, Flow.Publisher<String> parts);
 
+  /**
+   * Client stream whose subscriber never requests an element: what the client sends stays with the
+   * transport (its flow-control window) until the caller gives up.
+   */
+  CompletableFuture<Long> stall(Flow.Publisher<byte[]> chunks);
+
   /** Bidirectional stream: each text back upper-cased, as it arrives. */
   Flow.Publisher<String> upper(Flow.Publisher<String> texts);
 }

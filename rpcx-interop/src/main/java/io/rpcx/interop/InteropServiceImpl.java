@@ -172,6 +172,29 @@ public final class InteropServiceImpl implements InteropService {
   }
 
   @Override
+  public CompletableFuture<Long> stall(Flow.Publisher<byte[]> chunks) {
+    chunks.subscribe(
+        new Flow.Subscriber<byte[]>() {
+          @Override
+          public void onSubscribe(Flow.Subscription subscription) {
+            // never requests
+          }
+
+          @Override
+          public void onNext(byte[] chunk) {
+            throw new IllegalStateException("an element nobody requested");
+          }
+
+          @Override
+          public void onError(Throwable failure) {}
+
+          @Override
+          public void onComplete() {}
+        });
+    return new CompletableFuture<>();
+  }
+
+  @Override
   public Flow.Publisher<String> upper(Flow.Publisher<String> texts) {
     return subscriber ->
         texts.subscribe(

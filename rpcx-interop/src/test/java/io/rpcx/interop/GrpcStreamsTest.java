@@ -5,15 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
 import interop.InteropGrpc;
 import interop.InteropOuterClass.ChunksReply;
 import interop.InteropOuterClass.ChunksRequest;
 import interop.InteropOuterClass.CountReply;
 import interop.InteropOuterClass.CountRequest;
 import interop.InteropOuterClass.CountThenFailRequest;
+import interop.InteropOuterClass.EchoBytesRequest;
 import interop.InteropOuterClass.EchoRequest;
 import interop.InteropOuterClass.JoinReply;
 import interop.InteropOuterClass.JoinRequest;
+import interop.InteropOuterClass.StallReply;
+import interop.InteropOuterClass.StallRequest;
 import interop.InteropOuterClass.SumReply;
 import interop.InteropOuterClass.SumRequest;
 import interop.InteropOuterClass.UpperReply;
@@ -22,6 +26,7 @@ import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import io.rpcx.testsupport.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -75,13 +80,19 @@ class GrpcStreamsTest {
   }
 
   @Test
-  void aServerStreamThatFailsEndsWithItsStatusAfterItsElements() {
-    Iterator<?> replies =
-        blocking.countThenFail(CountThenFailRequest.newBuilder().setCount(3).build());
-    for (int i = 0; i < 3; i++) {
-      replies.next();
+  void aServerStreamThatFailsEndsWithItsStatusAfterItsElements() throws Exception {
+    StatusRuntimeException failed;
+    try (LogCapture log = new LogCapture("io.rpcx.server")) {
+      Iterator<?> replies =
+          blocking.countThenFail(CountThenFailRequest.newBuilder().setCount(3).build());
+      for (int i = 0; i < 3; i++) {
+        replies.next();
+      }
+      failed = assertThrows(StatusRuntimeException.class, replies::hasNext);
+      await(
+          () -> !log.warnings("interop/countThenFail threw java.lang.IllegalStateException").isEmpty(),
+          "the failure is logged");
     }
-    StatusRuntimeException failed = assertThrows(StatusRuntimeException.class, replies::hasNext);
     assertEquals(Status.Code.UNKNOWN, failed.getStatus().getCode());
     assertEquals("failed after 3", failed.getStatus().getDescription());
     assertEquals(
@@ -176,6 +187,28 @@ class GrpcStreamsTest {
     await(() -> implementation.cancelledStreams() == cancelledBefore + 1, "the publisher is cancelled");
     await(() -> peer.server.stats().callsInFlight() == 0, "no call is left in flight");
     assertEquals("after", blocking.echo(EchoRequest.newBuilder().setText("after").build()).getValue());
+  }
+
+  @Test
+  void aStalledSubscriberHoldsOnlyItsOwnStreamsWindowNotTheConnections() throws Exception {
+    Context.CancellableContext stalled = Context.current().withCancellation();
+    try {
+      Reply<StallReply> never = new Reply<>();
+      StreamObserver<StallRequest> chunks = stalled.call(() -> async.stall(never));
+      ByteString chunk = ByteString.copyFrom(new byte[64 * 1024]);
+      for (int i = 0; i < 32; i++) { // 2 MiB: past the stream's 1 MiB window, held by HTTP/2
+        chunks.onNext(StallRequest.newBuilder().setChunks(chunk).build());
+      }
+      // Other calls on the same connection still move megabytes.
+      ByteString large = ByteString.copyFrom(new byte[(1 << 20) + 1]);
+      for (int i = 0; i < 4; i++) {
+        assertEquals(
+            large.size(),
+            blocking.echoBytes(EchoBytesRequest.newBuilder().setData(large).build()).getValue().size());
+      }
+    } finally {
+      stalled.cancel(null);
+    }
   }
 
   static void await(BooleanSupplier condition, String what)

@@ -15,6 +15,7 @@ import io.rpcx.core.UnavailableException;
 import io.rpcx.core.discovery.ServiceEndpoint;
 import io.rpcx.core.discovery.StaticDiscovery;
 import io.rpcx.server.RpcxServer;
+import io.rpcx.testsupport.LogCapture;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ class RpcxCallsGrpcClusterTest {
   @Test
   void callsGoOnOnTheOtherServerWhenOneStops() throws Exception {
     GrpcJavaServer a = GrpcJavaServer.start();
-    try (LogCapture logs = new LogCapture();
+    try (LogCapture logs = new LogCapture("io.rpcx.client.internal.cluster.Member");
         GrpcJavaServer b = GrpcJavaServer.start();
         RpcxClient rpcx = client(a.target(), b.target()).build()) {
       InteropService interop = rpcx.create(InteropService.class);
@@ -73,10 +74,10 @@ class RpcxCallsGrpcClusterTest {
       assertEquals(10, RpcxCallsGrpcStreamsTest.count(a.service.served, "echo"));
       assertEquals(60, RpcxCallsGrpcStreamsTest.count(b.service.served, "echo"));
       // Calls it refused went to b at once; after a few in a row it was ejected and probed.
+      List<String> warnings = logs.messages(Level.WARN);
       assertTrue(
-          logs.events("io.rpcx.client.internal.cluster.Member", Level.WARN).stream()
-              .allMatch(line -> line.startsWith("WARN Ejecting " + a.target() + " for at least ")),
-          logs.all());
+          warnings.stream().allMatch(line -> line.startsWith("Ejecting " + a.target() + " for at least ")),
+          warnings.toString());
     } finally {
       a.close();
     }
@@ -200,7 +201,7 @@ class RpcxCallsGrpcClusterTest {
   @Test
   void aServerThatDoesNotSpeakGrpcIsNamedAsSuch() {
     RpcxServer rpcxOnly = InteropServer.builder(0).grpc(false).build().start();
-    try (LogCapture logs = new LogCapture();
+    try (LogCapture logs = new LogCapture("io.rpcx.core.internal.transport.PrefaceHandler");
         RpcxClient rpcx =
         client("grpc://127.0.0.1:" + rpcxOnly.port()).maxAttempts(1).build()) {
       UnavailableException refused =
@@ -213,10 +214,10 @@ class RpcxCallsGrpcClusterTest {
           refused.getMessage());
       assertTrue(refused.getMessage().contains("is it a gRPC server?"), refused.getMessage());
       // The server's side of it: HTTP/2's connection preface is not RPCX's.
-      List<String> server = logs.events("io.rpcx.core.internal.transport.PrefaceHandler", Level.WARN);
+      List<String> server = logs.messages(Level.WARN);
       assertEquals(1, server.size(), server.toString());
       assertTrue(
-          server.get(0).startsWith("WARN Closing connection from /127.0.0.1:")
+          server.get(0).startsWith("Closing connection from /127.0.0.1:")
               && server.get(0).endsWith(
                   ": invalid preface 0x505249202a204854 ('PRI * HT'): not an RPCX client"),
           server.get(0));

@@ -1,6 +1,7 @@
 package io.rpcx.interop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,8 @@ import io.rpcx.client.RpcxClient;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.server.RpcxServer;
+import io.rpcx.testsupport.LogCapture;
+import io.rpcx.testsupport.TestCertificates;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -76,7 +79,7 @@ class RpcxCallsGrpcTlsTest {
 
   @Test
   void aServerWithACertificateNotTrustedIsRefused() throws Exception {
-    try (LogCapture logs = new LogCapture();
+    try (LogCapture logs = new LogCapture("io.rpcx.client.internal.transport.GrpcClientHandler");
         GrpcJavaServer grpc = GrpcJavaServer.startTls(impostor.certificateChain, impostor.privateKey);
         RpcxClient rpcx = client(grpc.target())) {
       UnavailableException refused =
@@ -86,17 +89,19 @@ class RpcxCallsGrpcTlsTest {
       assertTrue(
           refused.getMessage().contains("TLS with " + grpc.target() + " failed: "),
           refused.getMessage());
+      List<String> warnings = logs.messages(Level.WARN);
+      assertFalse(warnings.isEmpty());
       assertTrue(
-          logs.events("io.rpcx.client.internal.transport.GrpcClientHandler", Level.WARN).stream()
-              .allMatch(line -> line.startsWith("WARN Closing connection to " + grpc.target() + ": TLS failed: ")),
-          logs.all());
+          warnings.stream()
+              .allMatch(line -> line.startsWith("Closing connection to " + grpc.target() + ": TLS failed: ")),
+          warnings.toString());
       assertEquals(0, grpc.service.served.size());
     }
   }
 
   @Test
   void aServerWithoutTlsIsRefused() throws Exception {
-    try (LogCapture logs = new LogCapture();
+    try (LogCapture logs = new LogCapture("io.rpcx.client.internal.transport.GrpcClientHandler");
         GrpcJavaLogs peerLogs = new GrpcJavaLogs();
         GrpcJavaServer plain = GrpcJavaServer.start();
         RpcxClient rpcx = client(plain.target())) {
@@ -106,7 +111,7 @@ class RpcxCallsGrpcTlsTest {
       assertTrue(refused.isSafeToRetry());
       assertTrue(refused.getMessage().contains(plain.target()), refused.getMessage());
       assertEquals(0, plain.service.served.size());
-      assertTrue(logs.all().contains("TLS failed"), logs.all());
+      assertFalse(logs.warnings("TLS failed").isEmpty(), logs.messages(Level.TRACE).toString());
       // The server's side of it: a TLS ClientHello is no HTTP/2 preface.
       assertTrue(
           peerLogs.messages().stream().anyMatch(line -> line.contains("HTTP/2 client preface string missing or corrupt")),

@@ -14,6 +14,7 @@ import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.server.RpcxServer;
 import io.rpcx.server.ServerInterceptor;
+import io.rpcx.testsupport.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -101,17 +102,17 @@ class RpcxCallsRpcxOverGrpcTest {
     assertEquals(6L, interop.sum(Publishers.of(List.of(1, 2, 3))).get(20, TimeUnit.SECONDS));
     assertEquals("a-b", interop.join("-", Publishers.of(List.of("a", "b"))).get(20, TimeUnit.SECONDS));
     assertEquals(List.of("X", "Y"), Received.all(interop.upper(Publishers.of(List.of("x", "y")))));
-    try (LogCapture logs = new LogCapture()) {
+    try (LogCapture logs = new LogCapture("io.rpcx.server.internal.dispatch.ServerCall")) {
       Received<Item> failing = Received.of(interop.countThenFail(2), 10);
       RemoteFailureException failure =
           assertInstanceOf(RemoteFailureException.class, failing.failure());
       assertEquals(IllegalStateException.class.getName(), failure.remoteClassName());
       assertEquals(2, failing.items.size());
-      List<String> logged = logs.events("io.rpcx.server.internal.dispatch.ServerCall", Level.WARN);
+      List<String> logged = logs.messages(Level.WARN);
       assertEquals(1, logged.size(), logged.toString());
       assertTrue(
           logged.get(0).startsWith(
-              "WARN interop/countThenFail threw java.lang.IllegalStateException: failed after 2"),
+              "interop/countThenFail threw java.lang.IllegalStateException: failed after 2"),
           logged.get(0));
     }
   }

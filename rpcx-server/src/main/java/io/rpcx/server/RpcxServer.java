@@ -385,6 +385,8 @@ public final class RpcxServer implements AutoCloseable {
     private Duration prefaceTimeout = Duration.ofSeconds(10);
     private int maxConnections = 10_000;
     private Duration idleTimeout = Duration.ofMinutes(10);
+    private Duration maxConnectionAge;
+    private Duration maxConnectionAgeGrace;
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
     private final List<RefusalListener> refusalListeners = new ArrayList<>();
     private ExceptionLogging declaredExceptionLogging = ExceptionLogging.at(Level.DEBUG);
@@ -435,6 +437,25 @@ public final class RpcxServer implements AutoCloseable {
      */
     public Builder idleTimeout(Duration idleTimeout) {
       this.idleTimeout = Checks.positive(idleTimeout, "idleTimeout");
+      return this;
+    }
+
+    /**
+     * Sends GOAWAY on every connection once it is {@code age} old (±10%, so that connections
+     * opened together do not all move at once), then closes it after {@code grace} if calls are
+     * still running on it. Clients move their next calls to a new connection without failing
+     * any: so clients that reach the servers through one address (a TCP load balancer, a
+     * Kubernetes ClusterIP Service) spread onto servers added since they connected, and DNS
+     * clients look the name up again. Default: connections live for ever.
+     *
+     * <pre>{@code
+     * RpcxServer.builder().maxConnectionAge(Duration.ofMinutes(5), Duration.ofSeconds(30))
+     * }</pre>
+     */
+    public Builder maxConnectionAge(Duration age, Duration grace) {
+      Checks.positive(age, "maxConnectionAge");
+      this.maxConnectionAgeGrace = Checks.nonNegative(grace, "maxConnectionAgeGrace");
+      this.maxConnectionAge = age;
       return this;
     }
 
@@ -773,7 +794,9 @@ public final class RpcxServer implements AutoCloseable {
      * {@code v1alpha}), answers on the gRPC side (default on), describing the services by their
      * exported schemas so that {@code grpcurl list}, {@code describe} and calls need no file.
      * Unlike RPCX's own reflection service ({@link #reflection(boolean)}), it is answered by the
-     * gRPC side itself and not through this server's interceptors.
+     * gRPC side itself, without this server's interceptors (an authentication interceptor does not
+     * guard it): it shows the services' shape, never data; turn it off where that shape is
+     * private.
      */
     public Builder grpcReflection(boolean grpcReflection) {
       this.grpcReflection = grpcReflection;
@@ -920,6 +943,8 @@ public final class RpcxServer implements AutoCloseable {
           prefaceTimeout,
           maxConnections,
           idleTimeout,
+          maxConnectionAge,
+          maxConnectionAgeGrace,
           interceptors,
           refusalListeners,
           declaredExceptionLogging,

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package rules of the library jars (annotations, core, client, server, ZooKeeper registry,
- * Micrometer and OpenTelemetry instrumentation), checked on their compiled classes: what a user
+ * Kubernetes discovery, Spring Boot and Spring Cloud, Micrometer and OpenTelemetry
+ * instrumentation), checked on their compiled classes: what a user
  * may depend on, and which way the packages depend on each other (docs/ARCHITECTURE.md draws
  * them). Each rule is also shown to catch a class that breaks it, so that none passes for want of
  * anything to check.
@@ -56,6 +57,7 @@ class ArchitectureTest {
               "io.rpcx.server",
               "io.rpcx.testing",
               "io.rpcx.registry",
+              "io.rpcx.kubernetes",
               "io.rpcx.micrometer",
               "io.rpcx.opentelemetry",
               "io.rpcx.spring");
@@ -77,6 +79,8 @@ class ArchitectureTest {
       io.rpcx.client.ClientCall
       io.rpcx.client.ClientInterceptor
       io.rpcx.client.ClientStats
+      io.rpcx.client.DnsDiscovery
+      io.rpcx.client.DnsDiscovery$Builder
       io.rpcx.client.EndpointStatus
       io.rpcx.client.EndpointStatus$State
       io.rpcx.client.LoadBalancing
@@ -120,6 +124,8 @@ class ArchitectureTest {
       io.rpcx.core.reflection.ServiceDescription
       io.rpcx.core.reflection.TypeDescription
       io.rpcx.core.reflection.TypeDescription$Kind
+      io.rpcx.kubernetes.KubernetesDiscovery
+      io.rpcx.kubernetes.KubernetesDiscovery$Builder
       io.rpcx.micrometer.DefaultRpcxClientObservationConvention
       io.rpcx.micrometer.DefaultRpcxServerObservationConvention
       io.rpcx.micrometer.RpcxClientContext
@@ -165,11 +171,17 @@ class ArchitectureTest {
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$ClientSsl
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$Observations
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$Server
+      io.rpcx.spring.boot.autoconfigure.RpcxProperties$ServerGrpc
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$ServerSsl
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$Service
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$ZooKeeper
       io.rpcx.spring.boot.autoconfigure.RpcxServerAutoConfiguration
       io.rpcx.spring.boot.autoconfigure.RpcxZooKeeperAutoConfiguration
+      io.rpcx.spring.cloud.RpcxSpringCloudDiscoveryAutoConfiguration
+      io.rpcx.spring.cloud.RpcxSpringCloudProperties
+      io.rpcx.spring.cloud.RpcxSpringCloudRegistrationAutoConfiguration
+      io.rpcx.spring.cloud.SpringCloudDiscovery
+      io.rpcx.spring.cloud.SpringCloudDiscovery$Builder
       """;
 
   /**
@@ -180,6 +192,7 @@ class ArchitectureTest {
   private static final Set<String> ENTRY_TYPES =
       Set.of(
           "io.rpcx.client.RpcxClient",
+          "io.rpcx.client.DnsDiscovery",
           "io.rpcx.server.RpcxServer",
           "io.rpcx.core.reflection.ProtoSchemas",
           "io.rpcx.testing.RpcxExtension");
@@ -225,16 +238,18 @@ class ArchitectureTest {
           .because("a user cannot rely on what an internal package holds");
 
   /**
-   * The optional integrations (metrics, tracing, Spring Boot, registries) are built on the public
-   * API alone, as users' own integrations would be: what they need is public. (The command line,
-   * outside this suite's class path, checks the same rule in its own tests.)
+   * The optional integrations (metrics, tracing, Spring Boot and Spring Cloud, registries,
+   * Kubernetes) are built on the public API alone, as users' own integrations would be: what they
+   * need is public. (The command line, outside this suite's class path, checks the same rule in
+   * its own tests.)
    */
   private static final ArchRule INTEGRATIONS_USE_NO_INTERNALS =
       useNoInternals(
           "io.rpcx.micrometer..",
           "io.rpcx.opentelemetry..",
           "io.rpcx.spring..",
-          "io.rpcx.registry..");
+          "io.rpcx.registry..",
+          "io.rpcx.kubernetes..");
 
   /**
    * The test kit reaches into the server through one seam only: {@code ReplyFault}, where its
@@ -263,6 +278,8 @@ class ArchitectureTest {
             "io.rpcx.testing.RpcxExtension",
             "io.rpcx.testing.internal.transport.BufferLeaks",
             "io.rpcx.registry.zookeeper.ZooKeeperRegistry",
+            "io.rpcx.kubernetes.KubernetesDiscovery",
+            "io.rpcx.spring.cloud.SpringCloudDiscovery",
             "io.rpcx.micrometer.RpcxClientObservations",
             "io.rpcx.opentelemetry.RpcxServerTelemetry")) {
       assertTrue(LIBRARY.contain(name), name + " was not imported");

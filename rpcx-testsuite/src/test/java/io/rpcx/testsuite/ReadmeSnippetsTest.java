@@ -11,30 +11,43 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every Java snippet of README.md compiles: each of its lines is in {@code readme/ReadmeSnippets},
- * in the README's order, and that class is compiled with the tests. A snippet's placeholder line
- * (one with "{ ... }") stands for code the class spells out.
+ * Every Java snippet of README.md and docs/CLUSTER.md compiles: each of its lines is in {@code
+ * readme/ReadmeSnippets} (or {@code readme/ClusterSnippets}), in the page's order, and that class is
+ * compiled with the tests. A snippet's placeholder line (one with "{ ... }") stands for code the
+ * class spells out.
  */
 class ReadmeSnippetsTest {
   private static final Path README = Path.of("..", "README.md");
   private static final Path SNIPPETS =
       Path.of("src", "test", "java", "io", "rpcx", "testsuite", "readme", "ReadmeSnippets.java");
+  private static final Path CLUSTER = Path.of("..", "docs", "CLUSTER.md");
+  private static final Path CLUSTER_SNIPPETS =
+      Path.of("src", "test", "java", "io", "rpcx", "testsuite", "readme", "ClusterSnippets.java");
 
   @Test
   void everyJavaSnippetOfTheReadmeIsInTheCompiledSnippetsClass() throws IOException {
-    List<List<String>> snippets = javaSnippets(Files.readAllLines(README));
-    assertFalse(snippets.isEmpty(), "README.md has Java snippets");
-    List<String> code = Files.readAllLines(SNIPPETS).stream().map(String::strip).toList();
+    assertSnippetsCompiled(README, SNIPPETS);
+  }
+
+  @Test
+  void everyJavaSnippetOfTheClusterPageIsInItsCompiledSnippetsClass() throws IOException {
+    assertSnippetsCompiled(CLUSTER, CLUSTER_SNIPPETS);
+  }
+
+  private static void assertSnippetsCompiled(Path page, Path snippetsClass) throws IOException {
+    List<List<String>> snippets = javaSnippets(Files.readAllLines(page));
+    assertFalse(snippets.isEmpty(), page + " has Java snippets");
+    List<String> code = Files.readAllLines(snippetsClass).stream().map(String::strip).toList();
     int from = 0;
     for (List<String> snippet : snippets) {
       for (String line : snippet) {
         int at = indexOf(code, line, from);
         assertTrue(
             at >= 0,
-            "README.md's line\n  "
+            page.getFileName() + "'s line\n  "
                 + line
                 + "\nis not in "
-                + SNIPPETS.getFileName()
+                + snippetsClass.getFileName()
                 + " after line "
                 + from
                 + ": copy the snippet there, as it is, so that it is compiled");

@@ -84,6 +84,11 @@ class SettingRefusalsTest {
                 "ejection backoff", List.of(2_000L, 1_000L), "1 <= initial <= max",
                 "ejection backoff: 2000 ms to 1000 ms (expected: 1 <= initial <= max)"),
             new Refusal(
+                "RpcxClient.Builder.zone(\" \")",
+                () -> RpcxClient.builder().zone(" "),
+                "zone", " ", "1-256 printable characters",
+                "zone: ' ' (expected: 1-256 printable characters)"),
+            new Refusal(
                 "RpcxClient.Builder.maxFrameSize(1023)",
                 () -> RpcxClient.builder().maxFrameSize(1023),
                 "maxFrameSize", 1023, ">= 1024",

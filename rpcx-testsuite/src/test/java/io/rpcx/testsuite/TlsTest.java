@@ -1,5 +1,6 @@
 package io.rpcx.testsuite;
 
+import io.rpcx.testsupport.TestCertificates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -4,11 +4,16 @@ import io.rpcx.core.InvalidSettingException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * One server that publishes a service: its host, port and a few metadata entries (a zone, a
  * version, the id of the server instance). Immutable; equal when host, port and metadata are.
+ *
+ * <p>Where the server runs, for balancers that prefer nearby servers, is carried in two metadata
+ * entries that discoveries fill in when they know them: {@link #ZONE} (a Kubernetes endpoint's
+ * zone, a cloud availability zone) and {@link #NODE} (the machine or Kubernetes node).
  *
  * <p>Every value is checked when an endpoint is made, so an endpoint read from a registry, which is
  * untrusted input, is either valid or rejected with a message naming the problem: a host of at most
@@ -35,6 +40,10 @@ public final class ServiceEndpoint {
   /** Longest metadata value. */
   public static final int MAX_METADATA_VALUE_LENGTH = 256;
   private static final int MAX_HOST_LENGTH = 253;
+  /** Metadata key of the zone the server runs in, such as {@code eu-west-1a}. */
+  public static final String ZONE = "zone";
+  /** Metadata key of the machine (Kubernetes node) the server runs on. */
+  public static final String NODE = "node";
   /** The metadata key naming the protocol the server speaks at this address. */
   public static final String PROTOCOL = "protocol";
   /** {@value #PROTOCOL} of a server speaking RPCX's own protocol: the default. */
@@ -220,6 +229,16 @@ public final class ServiceEndpoint {
   /** Metadata, sorted by key; unmodifiable. */
   public Map<String, String> metadata() {
     return metadata;
+  }
+
+  /** The zone the server runs in ({@link #ZONE} metadata), if the discovery knows it. */
+  public Optional<String> zone() {
+    return Optional.ofNullable(metadata.get(ZONE));
+  }
+
+  /** The machine or Kubernetes node the server runs on ({@link #NODE} metadata), if known. */
+  public Optional<String> node() {
+    return Optional.ofNullable(metadata.get(NODE));
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Endpoints are checked when made, so that one read from a registry is valid or refused. */
@@ -81,6 +82,18 @@ class ServiceEndpointTest {
     assertEquals(
         "metadata 'zone': 257 characters (expected: at most 256)",
         rejection(() -> ServiceEndpoint.of("h", 1, Map.of("zone", "x".repeat(257)))));
+  }
+
+  @Test
+  void carriesZoneAndNodeWhenTheDiscoveryKnowsThem() {
+    ServiceEndpoint placed =
+        ServiceEndpoint.of(
+            "10.1.2.3", 9000, Map.of(ServiceEndpoint.ZONE, "eu-1a", ServiceEndpoint.NODE, "n-7"));
+    assertEquals(Optional.of("eu-1a"), placed.zone());
+    assertEquals(Optional.of("n-7"), placed.node());
+    ServiceEndpoint unplaced = ServiceEndpoint.of("10.1.2.3", 9000);
+    assertEquals(Optional.empty(), unplaced.zone());
+    assertEquals(Optional.empty(), unplaced.node());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.rpcx.examples.client;
 
+import io.rpcx.client.DnsDiscovery;
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.examples.api.ChatService;
@@ -13,6 +14,8 @@ import io.rpcx.examples.api.OrderInfo;
 import io.rpcx.examples.api.OrderNotFoundException;
 import io.rpcx.examples.api.OrderService;
 import io.rpcx.examples.api.Samples;
+import io.rpcx.core.discovery.ServiceDiscovery;
+import io.rpcx.kubernetes.KubernetesDiscovery;
 import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -36,7 +39,17 @@ import java.util.stream.IntStream;
  * <pre>
  * java -jar rpcx-example-client.jar [--host H] [--port N]
  * java -jar rpcx-example-client.jar --zookeeper HOST:PORT[,...] [--expect-servers N]
+ * java -jar rpcx-example-client.jar --dns dns:///NAME:PORT [--run-for SECONDS]
+ * java -jar rpcx-example-client.jar --kubernetes SERVICE [--namespace NS] [--port-name NAME]
+ *     [--run-for SECONDS]
  * </pre>
+ *
+ * With {@code --dns}, the servers are every A/AAAA record of the name ({@link DnsDiscovery});
+ * with {@code --kubernetes}, the ready pods of the Kubernetes Service, by the port named {@code
+ * --port-name} (default {@code rpcx}), in the pod's namespace unless {@code --namespace} says
+ * ({@link KubernetesDiscovery}). With {@code --run-for}, the client calls echo from 4 threads for
+ * that many seconds (0: until stopped) instead, printing every second how the calls spread over
+ * the servers and how many failed; it exits 0 if none failed.
  *
  * With {@code --zookeeper}, the client finds the servers there (waiting until it knows {@code
  * --expect-servers}, default 1), spreads its calls over them, and shows how many calls each
@@ -53,6 +66,11 @@ public final class ExampleClient {
     String host = "127.0.0.1";
     int port = 9000;
     String zooKeeper = null;
+    String dns = null;
+    String kubernetes = null;
+    String namespace = null;
+    String portName = "rpcx";
+    long runFor = -1;
     int expectedServers = 1;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--host") && i + 1 < args.length) {
@@ -63,16 +81,42 @@ public final class ExampleClient {
         zooKeeper = args[++i];
       } else if (args[i].equals("--expect-servers") && i + 1 < args.length) {
         expectedServers = Integer.parseInt(args[++i]);
+      } else if (args[i].equals("--dns") && i + 1 < args.length) {
+        dns = args[++i];
+      } else if (args[i].equals("--kubernetes") && i + 1 < args.length) {
+        kubernetes = args[++i];
+      } else if (args[i].equals("--namespace") && i + 1 < args.length) {
+        namespace = args[++i];
+      } else if (args[i].equals("--port-name") && i + 1 < args.length) {
+        portName = args[++i];
+      } else if (args[i].equals("--run-for") && i + 1 < args.length) {
+        runFor = Long.parseLong(args[++i]);
       } else {
         System.err.println(
             "usage: java -jar rpcx-example-client.jar [--host H] [--port N]\n"
                 + "       java -jar rpcx-example-client.jar --zookeeper HOST:PORT[,...]"
-                + " [--expect-servers N]");
+                + " [--expect-servers N]\n"
+                + "       java -jar rpcx-example-client.jar --dns dns:///NAME:PORT [--run-for SECONDS]\n"
+                + "       java -jar rpcx-example-client.jar --kubernetes SERVICE [--namespace NS]"
+                + " [--port-name NAME] [--run-for SECONDS]");
         System.exit(2);
       }
     }
     int failures;
-    if (zooKeeper == null) {
+    if (dns != null) {
+      try (DnsDiscovery discovery = DnsDiscovery.of(dns)) {
+        failures = callThrough(discovery, runFor, expectedServers);
+      }
+    } else if (kubernetes != null) {
+      KubernetesDiscovery.Builder builder =
+          KubernetesDiscovery.builder().everyService(kubernetes).portName(portName);
+      if (namespace != null) {
+        builder.namespace(namespace);
+      }
+      try (KubernetesDiscovery discovery = builder.build()) {
+        failures = callThrough(discovery, runFor, expectedServers);
+      }
+    } else if (zooKeeper == null) {
       try (RpcxClient client =
           RpcxClient.builder().target(host, port).scan("io.rpcx.examples.api").build()) {
         failures = new ExampleClient().run(client);
@@ -89,6 +133,18 @@ public final class ExampleClient {
   }
 
   /**
+   * Calls the servers {@code discovery} lists: for {@code runFor} seconds if it is not negative,
+   * else as {@link #runOnCluster}. Returns the number of failures.
+   */
+  private static int callThrough(ServiceDiscovery discovery, long runFor, int expectedServers) {
+    try (RpcxClient client =
+        RpcxClient.builder().discovery(discovery).scan("io.rpcx.examples.api").build()) {
+      ExampleClient run = new ExampleClient();
+      return runFor >= 0 ? run.callFor(client, runFor) : run.runOnCluster(client, expectedServers);
+    }
+  }
+
+  /**
    * Makes the calls that do not depend on one server's memory, several times, over the servers
    * found by discovery; checks that each server took calls. Returns the number of failures.
    */
@@ -99,7 +155,7 @@ public final class ExampleClient {
         && System.nanoTime() < deadline) {
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
     }
-    System.out.println("Servers of 'echo' found in ZooKeeper: " + client.endpoints(EchoService.class));
+    System.out.println("Servers of 'echo' found: " + client.endpoints(EchoService.class));
     OrderService orders = client.create(OrderService.class);
     InfoService infos = client.create(InfoService.class);
     for (int i = 1; i <= 3; i++) {
@@ -129,6 +185,67 @@ public final class ExampleClient {
       failures++;
     }
     System.out.println("(messages.* skipped: each example server keeps its messages in its own memory)");
+    return failures;
+  }
+
+  /**
+   * Calls echo from 4 threads for {@code seconds} (0: until the JVM stops), printing every second
+   * the calls each server took in that second and the failures so far. Returns the failures.
+   */
+  public int callFor(RpcxClient client, long seconds) {
+    EchoService echo = client.create(EchoService.class);
+    java.util.concurrent.atomic.AtomicBoolean calling = new java.util.concurrent.atomic.AtomicBoolean(true);
+    java.util.concurrent.atomic.LongAdder failed = new java.util.concurrent.atomic.LongAdder();
+    java.util.concurrent.atomic.LongAdder made = new java.util.concurrent.atomic.LongAdder();
+    List<Thread> callers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Thread caller =
+          new Thread(
+              () -> {
+                while (calling.get()) {
+                  try {
+                    if (!"spread".equals(echo.echo("spread"))) {
+                      failed.increment();
+                    }
+                    made.increment();
+                  } catch (RuntimeException e) {
+                    failed.increment();
+                    if (failed.sum() <= 5) {
+                      System.out.println("FAIL echo.echo: " + e);
+                    }
+                  }
+                }
+              },
+              "example-caller-" + i);
+      callers.add(caller);
+      caller.start();
+    }
+    java.util.Map<String, Long> before = new java.util.TreeMap<>();
+    long end = seconds == 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    for (int second = 1; System.nanoTime() - end < 0; second++) {
+      LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+      java.util.Map<String, Long> now = new java.util.TreeMap<>();
+      for (EndpointStatus server : client.endpoints(EchoService.class)) {
+        now.put(server.address(), server.callsStarted());
+      }
+      StringBuilder line = new StringBuilder(String.format("t=%3d s  calls by server:", second));
+      for (java.util.Map.Entry<String, Long> server : now.entrySet()) {
+        line.append(String.format(" %s=%d", server.getKey(),
+            server.getValue() - before.getOrDefault(server.getKey(), 0L)));
+      }
+      System.out.println(line.append("  failed so far: ").append(failed.sum()));
+      before = now;
+    }
+    calling.set(false);
+    for (Thread caller : callers) {
+      try {
+        caller.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    System.out.println(made.sum() + " calls, " + failed.sum() + " failed");
+    failures += (int) Math.min(Integer.MAX_VALUE, failed.sum());
     return failures;
   }
 

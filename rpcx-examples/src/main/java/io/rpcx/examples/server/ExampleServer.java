@@ -8,16 +8,19 @@ import io.rpcx.micrometer.RpcxServerMetrics;
 import io.rpcx.micrometer.RpcxServerObservations;
 import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
 import io.rpcx.server.RpcxServer;
+import java.time.Duration;
 
 /**
  * Runs the example services:
  *
  * <pre>
- * java -jar rpcx-example-server.jar [--port N] [--metrics-port N]
- *     [--zookeeper HOST:PORT[,...] [--advertise HOST]]
+ * java -jar rpcx-example-server.jar [--port N] [--bind HOST] [--metrics-port N]
+ *     [--max-connection-age SECONDS] [--zookeeper HOST:PORT[,...] [--advertise HOST]]
  * </pre>
  *
- * The port defaults to 9000 (0 picks a free one). With {@code --metrics-port}, every call is
+ * The port defaults to 9000 (0 picks a free one), on every interface unless {@code --bind} names
+ * one. With {@code --max-connection-age}, each connection is told to go away once it is that old
+ * (grace 30 s), so that clients behind a load balancer spread onto servers added later. With {@code --metrics-port}, every call is
  * measured (rpcx-micrometer) and {@code http://HOST:N/metrics} serves the measurements to
  * Prometheus. With {@code --zookeeper}, the server registers its services there under the address
  * {@code --advertise} (default: the first site-local address of this machine) and withdraws them
@@ -26,8 +29,8 @@ import io.rpcx.server.RpcxServer;
  */
 public final class ExampleServer implements AutoCloseable {
   private static final String USAGE =
-      "usage: java -jar rpcx-example-server.jar [--port N] [--metrics-port N]"
-          + " [--zookeeper HOST:PORT[,...] [--advertise HOST]]";
+      "usage: java -jar rpcx-example-server.jar [--port N] [--bind HOST] [--metrics-port N]"
+          + " [--max-connection-age SECONDS] [--zookeeper HOST:PORT[,...] [--advertise HOST]]";
 
   private final RpcxServer server;
   private final ZooKeeperRegistry registry;
@@ -74,6 +77,8 @@ public final class ExampleServer implements AutoCloseable {
     int metricsPort = -1;
     String zooKeeper = null;
     String advertise = null;
+    String bind = null;
+    int maxConnectionAge = 0;
     for (int i = 0; i < args.length; i++) {
       boolean hasValue = i + 1 < args.length;
       if (args[i].equals("--port") && hasValue) {
@@ -84,6 +89,10 @@ public final class ExampleServer implements AutoCloseable {
         zooKeeper = args[++i];
       } else if (args[i].equals("--advertise") && hasValue) {
         advertise = args[++i];
+      } else if (args[i].equals("--bind") && hasValue) {
+        bind = args[++i];
+      } else if (args[i].equals("--max-connection-age") && hasValue) {
+        maxConnectionAge = number(args[i], args[++i]);
       } else {
         throw new IllegalArgumentException("unexpected argument: " + args[i]);
       }
@@ -91,6 +100,12 @@ public final class ExampleServer implements AutoCloseable {
     // Reflection on: `rpcx list`, `rpcx describe` and `rpcx call` work against the example server.
     RpcxServer.Builder builder =
         RpcxServer.builder().port(port).scan("io.rpcx.examples.server").reflection(true);
+    if (bind != null) {
+      builder.bindAddress(bind);
+    }
+    if (maxConnectionAge > 0) {
+      builder.maxConnectionAge(Duration.ofSeconds(maxConnectionAge), Duration.ofSeconds(30));
+    }
     PrometheusMeterRegistry meters = null;
     if (metricsPort >= 0) {
       meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -132,7 +147,7 @@ public final class ExampleServer implements AutoCloseable {
     try {
       return Integer.parseInt(value);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(option + ": " + value + " (expected: a port number)");
+      throw new IllegalArgumentException(option + ": " + value + " (expected: a number)");
     }
   }
 

@@ -321,6 +321,18 @@ public abstract class PendingCall {
   }
 
   /**
+   * Fails the call, never sent because its connection was draining: the server told the client
+   * to go away (a stopping server, a connection at its maximum age), which says nothing against
+   * its health, so the failure is not counted against it. Ignored if already finished.
+   */
+  public final void failUnsent(UnavailableException failure) {
+    if (finish()) {
+      ended(CallOutcome.OTHER, failure, 0);
+      onFailure(failure, failure);
+    }
+  }
+
+  /**
    * Times the call out; its connection, which calls this, has forgotten it already. Ignored if
    * already finished.
    */

@@ -7,6 +7,8 @@ import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.ServerLink;
 import io.rpcx.client.internal.config.Ejection;
 import io.rpcx.client.internal.transport.Backoff;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -56,6 +58,8 @@ public final class Member implements CallRoute {
   private volatile boolean retired;
   /** Clusters that list this member; guarded by {@link Members}. */
   int references;
+  /** The same clusters, told when its connection is lost; changed under {@link Members}' lock. */
+  final List<ServiceCluster> clusters = new CopyOnWriteArrayList<>();
 
   Member(
       String address,
@@ -211,6 +215,19 @@ public final class Member implements CallRoute {
     ejected = false;
     backoff.reset();
     channel.reconnectNow();
+  }
+
+  /**
+   * A connection in use was lost or went away, or an attempt to connect failed: the clusters that
+   * list this server ask their discovery to look again, as the server may be gone or replaced.
+   */
+  void disconnected() {
+    if (retired) {
+      return;
+    }
+    for (ServiceCluster cluster : clusters) {
+      cluster.serverDisconnected(this);
+    }
   }
 
   /** No cluster lists the member any more: stop probing it. */

@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Function;
 
 /**
  * The servers a client knows, one {@link Member} per address (and protocol: a server called both
@@ -16,7 +15,18 @@ import java.util.function.Function;
  * some cluster lists it; when the last one drops it, its channel retires. Thread safe.
  */
 public final class Members {
-  private final Function<ServiceEndpoint, ServerLink> channels;
+
+  /** Opens the channel to a server. */
+  @FunctionalInterface
+  public interface Links {
+    /**
+     * A channel to {@code endpoint}, in the protocol it names; {@code disconnected} runs, holding
+     * no lock, whenever a connection in use is lost or an attempt to connect fails.
+     */
+    ServerLink open(ServiceEndpoint endpoint, Runnable disconnected);
+  }
+
+  private final Links channels;
   private final Ejection ejection;
   private final ScheduledExecutorService scheduler;
   private final Map<String, Member> byAddress = new HashMap<>();
@@ -27,7 +37,7 @@ public final class Members {
    * ejected servers.
    */
   public Members(
-      Function<ServiceEndpoint, ServerLink> channels,
+      Links channels,
       Ejection ejection,
       ScheduledExecutorService scheduler) {
     this.channels = channels;
@@ -45,22 +55,29 @@ public final class Members {
         : endpoint.address();
   }
 
-  /** The member of {@code endpoint}, whose {@link #key} is {@code key}, created if no cluster lists it yet. */
-  synchronized Member acquire(String key, ServiceEndpoint endpoint) {
+  /**
+   * The member of {@code endpoint}, whose {@link #key} is {@code key}, created if no cluster lists
+   * it yet; {@code cluster} hears when its connection is lost, until it releases the member.
+   */
+  synchronized Member acquire(String key, ServiceEndpoint endpoint, ServiceCluster cluster) {
     Member member =
         byAddress.computeIfAbsent(
             key,
             ignored -> {
-              ServerLink link = channels.apply(endpoint);
+              Member[] created = new Member[1];
+              ServerLink link = channels.open(endpoint, () -> created[0].disconnected());
               // Named as the link names itself: host:port, or an in-process server's name.
-              return new Member(link.address(), link, ejection, scheduler, ejections);
+              created[0] = new Member(link.address(), link, ejection, scheduler, ejections);
+              return created[0];
             });
     member.references++;
+    member.clusters.add(cluster);
     return member;
   }
 
-  /** A cluster no longer lists {@code member}; the last one to let go retires its channel. */
-  synchronized void release(Member member) {
+  /** {@code cluster} no longer lists {@code member}; the last one to let go retires its channel. */
+  synchronized void release(Member member, ServiceCluster cluster) {
+    member.clusters.remove(cluster);
     if (--member.references == 0 && byAddress.values().remove(member)) {
       member.retire();
       member.channel().retire();

@@ -40,20 +40,33 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
   private final String source;
   private final LoadBalancing strategy;
   private final Members members;
+  /** The client's zone, whose servers the picker prefers, or {@code null}. */
+  private final String zone;
   private final AtomicInteger roundRobin = new AtomicInteger();
   private volatile Picker picker;
   private volatile String description;
   /** Current members by address, and the entries seen for each; guarded by {@code this}. */
   private final Map<String, Member> current = new LinkedHashMap<>();
   private Map<String, Set<ServiceEndpoint>> entries = new HashMap<>();
-  private ServiceDiscovery.Subscription subscription;
+  /** The zone of each current member, as its first entry says; guarded by {@code this}. */
+  private final Map<Member, String> zones = new HashMap<>();
+  private volatile ServiceDiscovery.Subscription subscription;
+  /** Why the discovery cannot list servers now, or {@code null}; for the calls it fails. */
+  private volatile String problem;
   private boolean closed;
 
   public ServiceCluster(String service, String source, LoadBalancing strategy, Members members) {
+    this(service, source, strategy, members, null);
+  }
+
+  /** A cluster whose picker prefers the servers of {@code zone} (may be {@code null}). */
+  public ServiceCluster(
+      String service, String source, LoadBalancing strategy, Members members, String zone) {
     this.service = service;
     this.source = source;
     this.strategy = strategy;
     this.members = members;
+    this.zone = zone;
     this.description = describe(List.of());
   }
 
@@ -75,10 +88,11 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
   public void send(PendingCall call) {
     Picker current = picker;
     if (current == null) {
+      String why = problem;
       call.fail(
           UnavailableException.notProcessed(
               call.model().displayName() + " was not sent: " + source + " lists no server for"
-                  + " service '" + service + "'"));
+                  + " service '" + service + "'" + (why == null ? "" : ": " + why)));
       return;
     }
     Member member = start(current, call);
@@ -148,12 +162,27 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
   }
 
   @Override
+  public void onProblem(String problem) {
+    this.problem = problem;
+  }
+
+  /** The connection to {@code member} was lost: the discovery may know better by now. */
+  void serverDisconnected(Member member) {
+    ServiceDiscovery.Subscription current = subscription;
+    if (current != null) {
+      logger.debug("Lost the connection to {}: asking {} to look again", member, source);
+      current.refresh();
+    }
+  }
+
+  @Override
   public void onEndpoints(List<ServiceEndpoint> endpoints) {
     List<Member> released = new ArrayList<>();
     synchronized (this) {
       if (closed) {
         return;
       }
+      problem = null;
       if (endpoints.isEmpty() && !current.isEmpty()) {
         // A registry that lost its data (ZooKeeper sessions expired during an outage, say) would
         // take every healthy server away at once. Servers that really stopped fail by themselves.
@@ -175,18 +204,25 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
       for (Map.Entry<String, Set<ServiceEndpoint>> entry : next.entrySet()) {
         String address = entry.getKey();
         Member member = current.get(address);
+        ServiceEndpoint first = firstByAddress.get(address);
         if (member == null) {
-          current.put(address, members.acquire(address, firstByAddress.get(address)));
+          member = members.acquire(address, first, this);
+          current.put(address, member);
           changed = true;
         } else if (!entries.getOrDefault(address, Set.of()).containsAll(entry.getValue())) {
           logger.info("{} was announced again for service '{}'", address, service);
           member.announcedAgain();
+        }
+        String memberZone = first.zone().orElse(null);
+        if (!java.util.Objects.equals(zones.put(member, memberZone), memberZone)) {
+          changed = true; // moved zones: the picker's preference changes
         }
       }
       for (var iterator = current.entrySet().iterator(); iterator.hasNext(); ) {
         Map.Entry<String, Member> entry = iterator.next();
         if (!next.containsKey(entry.getKey())) {
           released.add(entry.getValue());
+          zones.remove(entry.getValue());
           iterator.remove();
           changed = true;
         }
@@ -200,11 +236,28 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
       }
     }
     for (Member member : released) {
-      members.release(member);
+      members.release(member, this);
     }
   }
 
+  /**
+   * The picker of {@code array}: with a zone, one that prefers the members of that zone, unless
+   * the strategy is consistent hashing (keys keep their server) or no member, or every member, is
+   * in the zone.
+   */
   private Picker newPicker(Member[] array) {
+    if (zone == null || strategy == LoadBalancing.CONSISTENT_HASHING) {
+      return newPicker(strategy, array);
+    }
+    Member[] local =
+        java.util.Arrays.stream(array).filter(m -> zone.equals(zones.get(m))).toArray(Member[]::new);
+    if (local.length == 0 || local.length == array.length) {
+      return newPicker(strategy, array);
+    }
+    return new ZonePreferringPicker(newPicker(strategy, local), newPicker(strategy, array));
+  }
+
+  private Picker newPicker(LoadBalancing strategy, Member[] array) {
     switch (strategy) {
       case ROUND_ROBIN:
         return new RoundRobinPicker(array, roundRobin);
@@ -233,13 +286,14 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
       toClose = subscription;
       released = new ArrayList<>(current.values());
       current.clear();
+      zones.clear();
       picker = null;
     }
     if (toClose != null) {
       toClose.close();
     }
     for (Member member : released) {
-      members.release(member);
+      members.release(member, this);
     }
   }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.Executor;
  * @param targets the servers of each interface given its own
  * @param discovery where the servers of the other interfaces come from, or {@code null}
  * @param loadBalancing the strategy of services called without one of their own
+ * @param zone the zone the client runs in, whose servers the balancers prefer, or {@code null}
  * @param loadBalancingByInterface the strategy of each interface given its own
  * @param ejection when a failing server is taken out of rotation
  * @param interfaces the interfaces registered or found by scanning, checked when the client is
@@ -34,6 +35,7 @@ public record ClientConfig(
     Map<Class<?>, List<ServiceEndpoint>> targets,
     ServiceDiscovery discovery,
     LoadBalancing loadBalancing,
+    String zone,
     Map<Class<?>, LoadBalancing> loadBalancingByInterface,
     int maxAttempts,
     double retryRatio,

@@ -127,7 +127,9 @@ public final class ProxyFactory {
             service -> {
               ServiceDiscovery source = interfaces.source(service);
               ServiceCluster created =
-                  new ServiceCluster(service, source.describe(), config.loadBalancing(), members);
+                  new ServiceCluster(
+                      service, source.describe(service), config.loadBalancing(), members,
+                      config.zone());
               created.subscribe(source);
               if (closed) {
                 created.close();
@@ -185,7 +187,8 @@ public final class ProxyFactory {
           ServiceDiscovery source = interfaces.source(type, model);
           ServiceCluster cluster =
               new ServiceCluster(
-                  model.name(), source.describe(), config.loadBalancing(type), members);
+                  model.name(), source.describe(model.name()), config.loadBalancing(type), members,
+                  config.zone());
           cluster.subscribe(source);
           if (closed) {
             cluster.close(); // closed meanwhile: let go of the watch at once

@@ -72,6 +72,8 @@ final class ClientConnection implements Connection, CallOwner {
   private volatile WriteQueue writes;
   private volatile int state = CONNECTING;
   private volatile RpcxException closeCause;
+  /** The server sent GOAWAY or the connection was retired: it drains, nothing failed. */
+  private volatile boolean drainedGracefully;
   private boolean handshakeDone;
   /** The TCP connection was established; event loop only. */
   private boolean active;
@@ -187,7 +189,11 @@ final class ClientConnection implements Connection, CallOwner {
     }
     if (state != ACTIVE) {
       outbound.discard();
-      call.fail(failures.notSent(call, closeCause));
+      if (drainedGracefully) {
+        call.failUnsent(failures.notSent(call, closeCause)); // the server is fine: not its failure
+      } else {
+        call.fail(failures.notSent(call, closeCause));
+      }
       return;
     }
     int id = call.requestId();
@@ -442,6 +448,7 @@ final class ClientConnection implements Connection, CallOwner {
     closeCause =
         UnavailableException.notProcessed(
             "the server at " + connector.address() + " is going away: " + message);
+    drainedGracefully = true;
     state = DRAINING;
     connector.detach(this);
     closeIfDrained();
@@ -523,6 +530,7 @@ final class ClientConnection implements Connection, CallOwner {
           closeCause =
               UnavailableException.notProcessed(
                   "the connection to " + connector.address() + " was retired: " + reason);
+          drainedGracefully = true;
           state = DRAINING;
           closeIfDrained();
         });

@@ -130,9 +130,11 @@ public final class ClientTransport {
 
   /**
    * A new channel to {@code endpoint}, in the protocol it names ({@link
-   * ServiceEndpoint#protocol()}); it connects on its first call.
+   * ServiceEndpoint#protocol()}); it connects on its first call. {@code disconnected} runs (on a
+   * network thread, holding no lock) when a connection in use is lost or the server sends GOAWAY,
+   * and when a connection attempt fails.
    */
-  public ServerLink open(ServiceEndpoint endpoint) {
+  public ServerLink open(ServiceEndpoint endpoint, Runnable disconnected) {
     ServerConnector connector =
         new ServerConnector(
             endpoint.host(),
@@ -140,7 +142,8 @@ public final class ClientTransport {
             ServiceEndpoint.GRPC.equals(endpoint.protocol()),
             bootstrap,
             settings,
-            this);
+            this,
+            disconnected);
     connectors.add(connector);
     if (closed) {
       connector.close();

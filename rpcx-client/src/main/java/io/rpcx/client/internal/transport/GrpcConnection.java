@@ -60,6 +60,8 @@ final class GrpcConnection implements Connection {
   private InboundMeter meter;
   private volatile int state = CONNECTING;
   private volatile RpcxException closeCause;
+  /** The server sent GOAWAY or the connection was retired: it drains, nothing failed. */
+  private volatile boolean drainedGracefully;
   /** Calls whose stream is open, for any thread to read; written on the event loop. */
   private volatile int streams;
   /** Bytes of incomplete messages over all streams; event loop only. */
@@ -167,7 +169,11 @@ final class GrpcConnection implements Connection {
     }
     if (state != ACTIVE) {
       stream.discard();
-      call.fail(failures.notSent(call, closeCause));
+      if (drainedGracefully) {
+        call.failUnsent(failures.notSent(call, closeCause)); // the server is fine: not its failure
+      } else {
+        call.fail(failures.notSent(call, closeCause));
+      }
       return;
     }
     if (streams >= settings.maxConcurrentCalls) {
@@ -183,7 +189,7 @@ final class GrpcConnection implements Connection {
     if (id < 0) {
       stream.discard();
       if (handler.goAwayReceived() || id == GrpcClientHandler.NO_STREAM_IDS) {
-        call.fail(
+        call.failUnsent(
             failures.notSent(
                 call,
                 UnavailableException.notProcessed(
@@ -451,6 +457,7 @@ final class GrpcConnection implements Connection {
         UnavailableException.notProcessed(
             "the server at " + connector.address() + " is going away"
                 + (debug.isEmpty() ? "" : ": " + debug));
+    drainedGracefully = errorCode == Http2Error.NO_ERROR.code();
     state = DRAINING;
     connector.detach(this);
     closeIfDrained();
@@ -526,6 +533,7 @@ final class GrpcConnection implements Connection {
   /** Takes no new calls here. Closes once the calls in flight have ended. On the event loop. */
   private void retire() {
     if (state < DRAINING) {
+      drainedGracefully = true;
       state = DRAINING;
       connector.detach(this);
       closeIfDrained();
@@ -548,6 +556,7 @@ final class GrpcConnection implements Connection {
           closeCause =
               UnavailableException.notProcessed(
                   "the connection to " + connector.address() + " was retired: " + reason);
+          drainedGracefully = true;
           state = DRAINING;
           closeIfDrained();
         });

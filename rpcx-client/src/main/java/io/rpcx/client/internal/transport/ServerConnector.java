@@ -32,6 +32,8 @@ final class ServerConnector implements ServerLink {
   private final ClientTransport.Settings settings;
   private final ClientTransport transport;
   private final Backoff backoff;
+  /** Told when a connection in use is lost or a connection attempt fails, outside any lock. */
+  private final Runnable disconnected;
   private volatile Connection current;
   /** The connection of a retired connector while its calls end. */
   private volatile Connection retiring;
@@ -51,8 +53,10 @@ final class ServerConnector implements ServerLink {
       boolean grpc,
       Bootstrap bootstrap,
       ClientTransport.Settings settings,
-      ClientTransport transport) {
+      ClientTransport transport,
+      Runnable disconnected) {
     this.host = host;
+    this.disconnected = disconnected;
     this.port = port;
     this.grpc = grpc;
     this.address =
@@ -225,18 +229,31 @@ final class ServerConnector implements ServerLink {
   }
 
   /** A connection attempt failed: the next waits for the backoff. */
-  synchronized void connectFailed(Connection connection, RpcxException cause) {
-    if (current == connection) {
-      current = null;
+  void connectFailed(Connection connection, RpcxException cause) {
+    synchronized (this) {
+      if (current == connection) {
+        current = null;
+      }
+      retryAtNanos = System.nanoTime() + backoff.nextDelayNanos();
+      lastFailure = cause;
     }
-    retryAtNanos = System.nanoTime() + backoff.nextDelayNanos();
-    lastFailure = cause;
+    disconnected.run();
   }
 
-  /** Forgets {@code connection} if it is the current one, so the next call opens a new one. */
-  synchronized void detach(Connection connection) {
-    if (current == connection) {
-      current = null;
+  /**
+   * Forgets {@code connection} if it is the current one (it closed, or the server sent GOAWAY), so
+   * the next call opens a new one.
+   */
+  void detach(Connection connection) {
+    boolean lost;
+    synchronized (this) {
+      lost = current == connection;
+      if (lost) {
+        current = null;
+      }
+    }
+    if (lost) {
+      disconnected.run();
     }
   }
 

@@ -41,6 +41,18 @@ public final class TestCalls {
         method(method), invocation(args, System.nanoTime() + 1_000_000_000L), attempt, previous);
   }
 
+  /** The failure a finished call {@code call} (made by {@link #call}) ended with. */
+  public static <T extends Throwable> T failure(PendingCall call) {
+    try {
+      Object result = ((BlockingCall) call).await();
+      throw new AssertionError("the call succeeded: " + result);
+    } catch (Throwable failure) {
+      @SuppressWarnings("unchecked")
+      T typed = (T) failure;
+      return typed;
+    }
+  }
+
   /** A call with {@code args} made outside any served call, timing out at {@code deadlineNanos}. */
   static Invocation invocation(Object[] args, long deadlineNanos) {
     return new Invocation(args, deadlineNanos, 1_000_000_000L, RpcxContext.ROOT, false);

@@ -11,8 +11,8 @@ public final class GrpcTimeout {
   private GrpcTimeout() {}
 
   /**
-   * The timeout in milliseconds (a timeout under 1 ms is 1 ms), or -1 when {@code header} is not a
-   * valid {@code grpc-timeout}.
+   * The timeout in milliseconds (a timeout under 1 ms, zero included, is 1 ms: it has passed by the
+   * time the call runs), or -1 when {@code header} is not a valid {@code grpc-timeout}.
    */
   public static long parseMillis(CharSequence header) {
     int length = header.length();
@@ -27,26 +27,19 @@ public final class GrpcTimeout {
       }
       value = value * 10 + (c - '0');
     }
-    long nanos;
+    long millis;
     switch (header.charAt(length - 1)) {
-      case 'H':
-        return value * 3_600_000L;
-      case 'M':
-        return value * 60_000L;
-      case 'S':
-        return value * 1_000L;
-      case 'm':
-        return value;
-      case 'u':
-        nanos = value * 1_000L;
-        break;
-      case 'n':
-        nanos = value;
-        break;
-      default:
+      case 'H' -> millis = value * 3_600_000L;
+      case 'M' -> millis = value * 60_000L;
+      case 'S' -> millis = value * 1_000L;
+      case 'm' -> millis = value;
+      case 'u' -> millis = value / 1_000L;
+      case 'n' -> millis = value / 1_000_000L;
+      default -> {
         return -1;
+      }
     }
-    return Math.max(1, nanos / 1_000_000L);
+    return Math.max(1, millis); // "0m" or "300u": a deadline already (or all but) passed
   }
 
   /** {@code millis} (positive) as a {@code grpc-timeout} value, in the finest unit that fits. */
@@ -54,10 +47,15 @@ public final class GrpcTimeout {
     if (millis <= MAX_VALUE) {
       return millis + "m";
     }
-    long seconds = (millis + 999) / 1_000;
+    long seconds = ceilDiv(millis, 1_000);
     if (seconds <= MAX_VALUE) {
       return seconds + "S";
     }
-    return Math.min(MAX_VALUE, (seconds + 3_599) / 3_600) + "H";
+    return Math.min(MAX_VALUE, ceilDiv(seconds, 3_600)) + "H";
+  }
+
+  /** {@code a / b} rounded up, for positive numbers, without overflowing near Long.MAX_VALUE. */
+  private static long ceilDiv(long a, long b) {
+    return a / b + (a % b == 0 ? 0 : 1);
   }
 }

@@ -32,6 +32,10 @@ import java.util.concurrent.Executor;
  * @param grpcReflection whether gRPC's standard reflection service answers
  * @param virtualThreadCalls calls that may run on virtual threads at once; 0 without virtual
  *     threads
+ * @param maxConnectionAge how long a connection lives before the server sends GOAWAY, or {@code
+ *     null}: for ever
+ * @param maxConnectionAgeGrace how long calls may go on after that GOAWAY before the connection is
+ *     closed
  * @param refusalListeners told of the calls refused before they ran
  */
 public record ServerConfig(
@@ -58,6 +62,8 @@ public record ServerConfig(
     Duration prefaceTimeout,
     int maxConnections,
     Duration idleTimeout,
+    Duration maxConnectionAge,
+    Duration maxConnectionAgeGrace,
     List<ServerInterceptor> interceptors,
     List<RefusalListener> refusalListeners,
     ExceptionLogging declaredExceptionLogging,

@@ -11,6 +11,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
@@ -44,6 +45,7 @@ import io.rpcx.core.internal.transport.GrpcFraming;
 import io.rpcx.core.internal.transport.InboundMeter;
 import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.QueuedWrite;
+import io.rpcx.core.internal.transport.TlsFailures;
 import io.rpcx.core.internal.transport.WriteQueue;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.OpenStream;
@@ -61,6 +63,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,7 +72,9 @@ import org.slf4j.LoggerFactory;
  * above it the same dispatcher, interceptors, limits and calls as RPCX's own protocol. Each request
  * stream becomes a {@link GrpcRequest} once its arguments are in ({@link GrpcServerStream});
  * replies go out as HEADERS, DATA (Length-Prefixed-Messages) and trailers carrying {@code
- * grpc-status}, written on the event loop in batches ({@link WriteQueue}). Health and reflection
+ * grpc-status}, written on the event loop in batches ({@link WriteQueue}). Writes made here are
+ * flushed with {@code flush(ctx)}, through the codec, whose flow controller holds DATA until then
+ * ({@code ctx.flush()} would pass it by and leave the DATA queued until the next read). Health and reflection
  * are answered here. A peer that breaks HTTP/2 loses its connection (GOAWAY); one that breaks gRPC
  * on a stream gets that stream's error, and the connection and its other streams go on.
  */
@@ -97,6 +102,11 @@ final class GrpcServerHandler extends Http2ConnectionHandler
   private final ServerTransport transport;
   private final RequestDispatcher dispatcher;
   private final GrpcRoutes routes;
+  /** HTTP/2's receive window of each stream: 1 MiB, as grpc-java's. */
+  private static final int STREAM_WINDOW = 1 << 20;
+  /** The receive window of the whole connection. */
+  private static final int CONNECTION_WINDOW = 4 * STREAM_WINDOW;
+
   private final int maxMessageSize;
   private final int maxMetadataBytes;
   private final CallsInFlight callsInFlight;
@@ -142,6 +152,24 @@ final class GrpcServerHandler extends Http2ConnectionHandler
             });
   }
 
+  /**
+   * Raises the connection's receive window from HTTP/2's 64 KiB to {@link #CONNECTION_WINDOW}, as
+   * grpc-java does: a stream's elements give their bytes back only when delivered, so one slow
+   * subscriber holds its stream's window, and the connection's must leave room for the others.
+   */
+  private void openConnectionWindow() {
+    Http2Stream connectionStream = connection().connectionStream();
+    int delta = CONNECTION_WINDOW - decoder().flowController().windowSize(connectionStream);
+    if (delta > 0) {
+      try {
+        decoder().flowController().incrementWindowSize(connectionStream, delta);
+      } catch (Http2Exception e) {
+        throw new IllegalStateException(e); // the window is within HTTP/2's bounds
+      }
+      flush(ctx); // the WINDOW_UPDATE, right after the server's SETTINGS
+    }
+  }
+
   /** The handler of a new connection of the server of {@code config}. */
   static GrpcServerHandler create(
       ServerTransport transport,
@@ -160,7 +188,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
         // A header list larger than the metadata RPCX takes, and its pseudo-headers, is refused by
         // the codec before it is kept (HPACK bombs).
         .maxHeaderListSize(config.maxMetadataBytes() + 4096L)
-        .initialWindowSize(1 << 20);
+        .initialWindowSize(STREAM_WINDOW);
   }
 
   /** Builds the handler: Netty's HTTP/2 codec with this as its frame listener. */
@@ -212,6 +240,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
     this.remoteAddress = String.valueOf(ctx.channel().remoteAddress());
     overConnectionLimit = !transport.connectionOpened(this);
     super.handlerAdded(ctx);
+    openConnectionWindow();
     if (overConnectionLimit) {
       logger.warn(
           "Refusing gRPC connection from {}: {} connections are open (limit {})",
@@ -250,9 +279,26 @@ final class GrpcServerHandler extends Http2ConnectionHandler
         && idle.state() == IdleState.READER_IDLE
         && connection().numActiveStreams() == 0) {
       logger.debug("Closing gRPC connection from {}: idle", remoteAddress);
-      ctx.close();
+      ctx.channel().close(); // through the codec: GOAWAY first
     }
     super.userEventTriggered(ctx, event);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+    if (Http2CodecUtil.getEmbeddedHttp2Exception(cause) != null) {
+      super.exceptionCaught(ctx, cause); // the codec's: GOAWAY with its error
+      return;
+    }
+    SSLException tls = TlsFailures.find(cause);
+    if (tls != null) {
+      logger.warn("Closing gRPC connection from {}: TLS failed: {}", remoteAddress, tls.getMessage());
+    } else if (cause instanceof IOException) {
+      logger.debug("gRPC connection from {} failed: {}", remoteAddress, cause.toString());
+    } else {
+      logger.warn("gRPC connection from {} failed; closing it", remoteAddress, cause);
+    }
+    ctx.close();
   }
 
   @Override
@@ -295,7 +341,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
               0,
               true,
               ctx.newPromise());
-      ctx.flush();
+      flush(ctx);
       return;
     }
     if (!isPost(headers)) {
@@ -471,7 +517,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
           message.release();
         }
         writeMessage(call, Unpooled.wrappedBuffer(prefix(answer.length), answer));
-        ctx.flush();
+        flush(ctx);
       }
       case CALL -> {
         if (!call.dispatched) {
@@ -575,7 +621,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
       case REFLECTION -> {
         if (!call.ended) {
           writeTrailers(call, OK_TRAILERS);
-          ctx.flush();
+          flush(ctx);
         }
       }
       default -> {}
@@ -606,7 +652,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
       }
       writeMessage(call, healthMessage(status));
       writeTrailers(call, OK_TRAILERS);
-      ctx.flush();
+      flush(ctx);
       return;
     }
     int[] last = {-1};
@@ -620,7 +666,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
                           if (!call.ended && now != last[0]) {
                             last[0] = now;
                             writeMessage(call, healthMessage(now));
-                            ctx.flush();
+                            flush(ctx);
                           }
                         }));
   }
@@ -743,7 +789,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
             .set(GRPC_STATUS, Integer.toString(code))
             .set(GRPC_MESSAGE, GrpcStatus.encodeMessage(message));
     encoder().writeHeaders(ctx, streamId, headers, 0, true, ctx.newPromise());
-    ctx.flush();
+    flush(ctx);
   }
 
   /** Ends {@code call}, which broke gRPC, with {@code code}; a dispatched call is cancelled. */
@@ -759,7 +805,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
       // It may go on sending: tell it to stop, the call being over.
       encoder().writeRstStream(ctx, call.id, Http2Error.CANCEL.code(), ctx.newPromise());
     }
-    ctx.flush();
+    flush(ctx);
   }
 
   /** {@code task} on the event loop with {@code streamId}'s stream, if it is still there. */
@@ -988,7 +1034,7 @@ final class GrpcServerHandler extends Http2ConnectionHandler
                   Http2Error.PROTOCOL_ERROR.code(),
                   Unpooled.copiedBuffer(problem, java.nio.charset.StandardCharsets.UTF_8),
                   ctx.newPromise());
-              ctx.flush();
+              flush(ctx);
               ctx.close();
             });
   }
@@ -1002,11 +1048,32 @@ final class GrpcServerHandler extends Http2ConnectionHandler
         .execute(
             () -> {
               // Graceful: GOAWAY now, the channel closes once its streams have ended (or the
-              // shutdown's grace period is over).
+              // shutdown's grace period is over). A health watch would never end by itself: it
+              // has told its client NOT_SERVING (the server stops serving before GOAWAY), and
+              // ends now so that the connection closes as soon as the calls are done.
+              endHealthWatches(reason);
               if (ctx.channel().isActive()) {
-                ctx.close();
+                // Through the codec's close (ctx.close() would pass it by and cut the streams).
+                ctx.channel().close();
               }
             });
+  }
+
+  private void endHealthWatches(String reason) {
+    try {
+      connection()
+          .forEachActiveStream(
+              stream -> {
+                GrpcServerStream call = stream.getProperty(streamKey);
+                if (call != null && call.kind == GrpcServerStream.Kind.HEALTH_WATCH) {
+                  writeTrailers(call, trailers(GrpcStatus.UNAVAILABLE, reason, ""));
+                }
+                return true;
+              });
+    } catch (Http2Exception e) {
+      throw new IllegalStateException(e); // the visitor throws nothing
+    }
+    flush(ctx);
   }
 
   @Override

@@ -3,10 +3,16 @@ package io.rpcx.server.internal.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.rpcx.core.internal.transport.TlsFailures;
+import java.io.IOException;
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,6 +98,41 @@ final class ProtocolSelector extends ByteToMessageDecoder {
       protocols.rpcx(ctx);
     }
     ctx.pipeline().remove(this); // what it buffered goes on to the handlers just added
+  }
+
+  /**
+   * What fails before a protocol is chosen: TLS (a plaintext client on a TLS port, a failed
+   * handshake) or the connection itself. Logged in one line naming the cause; the connection
+   * closes, and no other is touched.
+   */
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    SocketAddress remote = ctx.channel().remoteAddress();
+    SSLException tls = TlsFailures.find(cause);
+    if (tls != null) {
+      logger.warn("Closing connection from {}: TLS failed: {}", remote, describe(tls));
+    } else if (cause instanceof IOException) {
+      logger.debug("Connection from {} failed: {}", remote, cause.toString());
+    } else {
+      logger.warn("Closing connection from {} after an unexpected error", remote, cause);
+    }
+    ctx.close();
+  }
+
+  /** {@code failure}'s message, saying what a plaintext client on this TLS port speaks. */
+  static String describe(SSLException failure) {
+    String message = String.valueOf(failure.getMessage());
+    if (!(failure instanceof NotSslRecordException)) {
+      return message;
+    }
+    String hex = message.substring(message.lastIndexOf(' ') + 1).toLowerCase(Locale.ROOT);
+    String speaks =
+        hex.startsWith("505249202a2048545450") // "PRI * HTTP"
+            ? "HTTP/2 without TLS (a gRPC client using plaintext)"
+            : hex.startsWith("52504358") // "RPCX"
+                ? "RPCX without TLS (a client with no TlsConfig)"
+                : "something other than TLS";
+    return "the client speaks " + speaks + ", and this port requires TLS (" + message + ")";
   }
 
   @Override

@@ -24,7 +24,9 @@ import java.util.concurrent.TimeUnit;
  * ({@link ProtocolSelector}, when the server serves gRPC): for RPCX, {@code preface} (the RPCX
  * handshake), {@code idle} (closing idle connections), {@code frames} (framing, checked against the
  * frame limit) and {@code connection} ({@link ServerConnectionHandler}); for gRPC, {@code idle} and
- * {@code grpc} ({@link GrpcServerHandler}: Netty's HTTP/2 codec and the calls above it).
+ * {@code grpc} ({@link GrpcServerHandler}: Netty's HTTP/2 codec and the calls above it). With a
+ * maximum connection age, each connection's {@link ConnectionAge} timer starts once its protocol
+ * is known.
  */
 final class ServerChannelInitializer extends ChannelInitializer<Channel>
     implements ProtocolSelector.Protocols {
@@ -36,6 +38,8 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel>
   private final SslContext sslContext;
   /** What the gRPC side answers, or {@code null} when the server serves RPCX only. */
   private final GrpcRoutes grpc;
+  /** The maximum age of connections, or {@code null}: they live for ever. */
+  private final ConnectionAge connectionAge;
 
   ServerChannelInitializer(
       ServerTransport transport,
@@ -50,6 +54,10 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel>
     this.budget = budget;
     this.sslContext = sslContext;
     this.grpc = grpc;
+    this.connectionAge =
+        config.maxConnectionAge() == null
+            ? null
+            : new ConnectionAge(config.maxConnectionAge(), config.maxConnectionAgeGrace());
   }
 
   @Override
@@ -80,6 +88,7 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel>
     ctx.pipeline()
         .addAfter(ctx.name(), "grpc", handler)
         .addAfter(ctx.name(), "idle", idleHandler());
+    startAging(ctx.channel(), handler);
   }
 
   /** RPCX's handlers, after {@code after} (or last). */
@@ -105,6 +114,13 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel>
           .addAfter(after, "frames", new FrameDecoder(config.connection().maxFrameSize(), meter))
           .addAfter(after, "idle", idleHandler())
           .addAfter(after, "preface", PrefaceHandler.forServer(config.prefaceTimeout().toMillis()));
+    }
+    startAging(pipeline.channel(), connection);
+  }
+
+  private void startAging(Channel channel, ServedConnection connection) {
+    if (connectionAge != null) {
+      connectionAge.start(channel, connection);
     }
   }
 

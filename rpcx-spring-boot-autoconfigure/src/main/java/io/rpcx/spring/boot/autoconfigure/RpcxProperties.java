@@ -288,6 +288,8 @@ public class RpcxProperties {
 
     private final ServerSsl ssl = new ServerSsl();
 
+    private final ServerGrpc grpc = new ServerGrpc();
+
     public boolean isEnabled() {
       return enabled;
     }
@@ -419,6 +421,54 @@ public class RpcxProperties {
     /** TLS for the clients. */
     public ServerSsl getSsl() {
       return ssl;
+    }
+
+    public ServerGrpc getGrpc() {
+      return grpc;
+    }
+  }
+
+  /** gRPC on the server's port (docs/GRPC.md). */
+  public static class ServerGrpc {
+    /**
+     * Whether the port answers gRPC beside RPCX's own protocol: every gRPC client, grpcurl and
+     * Kubernetes grpc: probes call the same services. Default true.
+     */
+    private boolean enabled = true;
+
+    /** Whether grpc.health.v1.Health answers (NOT_SERVING once a graceful stop begins). Default true. */
+    private boolean health = true;
+
+    /**
+     * Whether gRPC reflection (grpc.reflection.v1 and v1alpha) answers, so that grpcurl needs no
+     * file. It shows the services' shape, never data, and answers without the server's
+     * interceptors (bearer tokens do not apply to it): turn it off where that shape is private.
+     * Default true.
+     */
+    private boolean reflection = true;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public boolean isHealth() {
+      return health;
+    }
+
+    public void setHealth(boolean health) {
+      this.health = health;
+    }
+
+    public boolean isReflection() {
+      return reflection;
+    }
+
+    public void setReflection(boolean reflection) {
+      this.reflection = reflection;
     }
   }
 

@@ -59,6 +59,10 @@ final class ServerProperties {
         "shutdown-grace-period", server.getShutdownGracePeriod(), builder::shutdownGracePeriod);
     target.set("advertise-host", server.getAdvertiseHost(), builder::advertise);
     builder.reflection(server.isReflection());
+    builder
+        .grpc(server.getGrpc().isEnabled())
+        .grpcHealth(server.getGrpc().isHealth())
+        .grpcReflection(server.getGrpc().isReflection());
     TlsConfig tls = SslBundleTls.server(server.getSsl(), sslBundles, target);
     if (tls != null) {
       builder.tls(tls);

@@ -53,6 +53,9 @@ class MetadataTest {
             "rpcx.server.ssl.client-auth",
             "rpcx.server.bearer-tokens",
             "rpcx.server.reflection",
+            "rpcx.server.grpc.enabled",
+            "rpcx.server.grpc.health",
+            "rpcx.server.grpc.reflection",
             "rpcx.zookeeper.connect-string",
             "rpcx.observations.enabled",
             "rpcx.observations.metrics-only")) {

@@ -21,6 +21,10 @@ import io.rpcx.spring.boot.autoconfigure.greeter.ClientApp;
 import io.rpcx.spring.boot.autoconfigure.greeter.Greeter;
 import io.rpcx.spring.boot.autoconfigure.greeter.GreeterImpl;
 import io.rpcx.spring.boot.autoconfigure.greeter.ServerApp;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -80,6 +84,33 @@ class PropertiesTest {
           UnauthenticatedException.class,
           () -> anonymous.create(ReflectionService.class).listServices());
       assertThrows(NotFoundException.class, () -> toPlain.create(ReflectionService.class).listServices());
+    }
+  }
+
+  @Test
+  void grpcOnThePortUnlessTurnedOff() throws Exception {
+    try (ConfigurableApplicationContext withGrpc = Apps.server();
+        ConfigurableApplicationContext without = Apps.server("rpcx.server.grpc.enabled=false")) {
+      assertEquals(SETTINGS, firstFrameType(Apps.port(withGrpc)), "HTTP/2's SETTINGS");
+      assertEquals(-1, firstFrameType(Apps.port(without)), "closed: not an RPCX preface");
+    }
+  }
+
+  private static final int SETTINGS = 4;
+
+  /**
+   * Opens a connection as an HTTP/2 client does (the preface and an empty SETTINGS) and returns
+   * the type of the first frame the server answers with, or -1 if it closes the connection.
+   */
+  private static int firstFrameType(int port) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.write(new byte[] {0, 0, 0, SETTINGS, 0, 0, 0, 0, 0});
+      out.flush();
+      byte[] header = socket.getInputStream().readNBytes(9);
+      return header.length < 9 ? -1 : header[3];
     }
   }
 

@@ -1,4 +1,4 @@
-package io.rpcx.interop;
+package io.rpcx.testsupport;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -33,20 +33,24 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * Certificate authorities and certificates made at test time, written as PEM files. No private
  * key is ever committed.
  */
-final class TestCertificates {
+public final class TestCertificates {
   private static final AtomicLong SERIALS = new AtomicLong(1);
 
   private final Path directory;
 
-  TestCertificates(Path directory) {
+  /** Certificates written as files into {@code directory}. */
+  public TestCertificates(Path directory) {
     this.directory = directory;
   }
 
   /** A certificate authority: its key and self-signed certificate. */
-  final class Authority {
-    final String name;
-    final KeyPair keys;
-    final X509Certificate certificate;
+  public final class Authority {
+    /** The authority's common name. */
+    public final String name;
+    /** Its key pair. */
+    public final KeyPair keys;
+    /** Its self-signed certificate. */
+    public final X509Certificate certificate;
 
     private Authority(String name) throws Exception {
       this.name = name;
@@ -60,12 +64,12 @@ final class TestCertificates {
     }
 
     /** This authority's certificate as a PEM file, to trust. */
-    Path certificateFile() throws IOException {
+    public Path certificateFile() throws IOException {
       return write(name + "-ca.crt", pem(certificate));
     }
 
     /** A leaf certificate signed by this authority, valid for {@code names} (DNS or IP). */
-    Leaf issue(String commonName, String... names) throws Exception {
+    public Leaf issue(String commonName, String... names) throws Exception {
       KeyPair leafKeys = newKeys();
       X509v3CertificateBuilder builder =
           builder(new X500Name("CN=" + name), new X500Name("CN=" + commonName), leafKeys);
@@ -89,9 +93,11 @@ final class TestCertificates {
   }
 
   /** A leaf certificate (chain) and its PKCS#8 key, as PEM files. */
-  static final class Leaf {
-    final Path certificateChain;
-    final Path privateKey;
+  public static final class Leaf {
+    /** The certificate and its authority's, as PEM. */
+    public final Path certificateChain;
+    /** The PKCS#8 private key, as PEM. */
+    public final Path privateKey;
 
     Leaf(Path certificateChain, Path privateKey) {
       this.certificateChain = certificateChain;
@@ -99,7 +105,8 @@ final class TestCertificates {
     }
   }
 
-  Authority authority(String name) throws Exception {
+  /** A new certificate authority named {@code name}. */
+  public Authority authority(String name) throws Exception {
     return new Authority(name);
   }
 
