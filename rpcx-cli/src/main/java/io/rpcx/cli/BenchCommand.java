@@ -9,6 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,9 +27,12 @@ import picocli.CommandLine.Spec;
     description = {
       "Load-tests a method: -c calls in flight at once, until -n calls were made or for -z.",
       "Prints the count, calls per second, latency percentiles (HdrHistogram) and a histogram of"
-          + " the successful calls, and the failures by status; --html writes a report with charts."
+          + " the successful calls, and the failures by status; --html writes a report with charts.",
+      "Exits 0 when every call succeeded; otherwise with the code of the status most failed calls"
+          + " had (the summary is printed all the same). Ctrl-C ends the run: it prints the summary"
+          + " of the calls answered until then and exits 130."
     })
-final class BenchCommand implements Runnable {
+final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @ParentCommand RpcxCli root;
@@ -79,7 +85,7 @@ final class BenchCommand implements Runnable {
   @Mixin ConnectionOptions connection;
 
   @Override
-  public void run() {
+  public Integer call() {
     if (concurrency < 1 || concurrency > 10_000) {
       throw UserError.usage("-c: " + concurrency + " (expected: 1 to 10000)");
     }
@@ -100,32 +106,59 @@ final class BenchCommand implements Runnable {
           CallInput.encode(
               service, described, remote.jsonWire(service), text, connection.timeout);
       PrintWriter err = spec.commandLine().getErr();
-      BenchResult result;
+      LoadRun run = new LoadRun(remote.client(), call, concurrency, calls, duration);
+      // Ctrl-C (or a kill) starts the JVM's shutdown: the hook stops the run and waits, at most
+      // 30 s, until this thread has printed the summary of what ran; then the JVM exits (130).
+      CountDownLatch reported = new CountDownLatch(1);
+      Thread onSignal =
+          new Thread(
+              () -> {
+                run.stop();
+                try {
+                  reported.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              },
+              "rpcx-bench-interrupted");
+      Runtime.getRuntime().addShutdownHook(onSignal);
       try {
-        result =
-            new LoadRun(remote.client(), call, concurrency, calls, duration)
-                .run(err, System.console() != null);
+        BenchResult result = run.run(err, System.console() != null);
+        report(result);
+        return result.exitCode();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new UserError(ExitCodes.SOFTWARE, "interrupted");
-      }
-      PrintWriter out = spec.commandLine().getOut();
-      if (json) {
-        out.println(Json.write(result.summary()));
-      } else {
-        out.print(result.text());
-      }
-      if (html != null) {
+      } finally {
+        reported.countDown();
         try {
-          Files.writeString(html, BenchHtml.page(result), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-          throw UserError.usage("--html: cannot write " + html + ": " + e.getMessage());
-        }
-        if (!json) {
-          out.println();
-          out.println("Report: " + html);
+          Runtime.getRuntime().removeShutdownHook(onSignal);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook runs, and returns now that the summary is out
         }
       }
     }
+  }
+
+  /** Prints {@code result}: text or JSON on stdout, and the HTML report if asked. */
+  private void report(BenchResult result) {
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(Json.write(result.summary()));
+    } else {
+      out.print(result.text());
+    }
+    if (html != null) {
+      try {
+        Files.writeString(html, BenchHtml.page(result), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw UserError.usage("--html: cannot write " + html + ": " + e.getMessage());
+      }
+      if (!json) {
+        out.println();
+        out.println("Report: " + html);
+      }
+    }
+    out.flush(); // before a Ctrl-C's shutdown ends the JVM
   }
 }

@@ -41,35 +41,16 @@ final class BenchHtml {
     row(html, "Duration", format("%.2f s", result.elapsed().toNanos() / 1e9));
     row(html, "Calls/s", format("%.1f", result.rate()));
     row(html, "Concurrency", String.valueOf(result.concurrency()));
+    if (result.interrupted()) {
+      row(html, "Interrupted", "yes: the calls answered until then");
+    }
     html.append("</table>\n");
 
-    html.append("<h2>Latency of successful calls (ms)</h2>\n<table>\n");
-    List<String> labels = new ArrayList<>();
-    List<Double> values = new ArrayList<>();
-    labels.add("min");
-    values.add(result.min());
-    for (double percentile : BenchResult.PERCENTILES) {
-      labels.add(BenchResult.label(percentile));
-      values.add(result.percentile(percentile));
+    if (result.ok() == 0) {
+      html.append("<h2>Latency</h2>\n<p>No call succeeded: no latencies to report.</p>\n");
+    } else {
+      latency(html, result);
     }
-    labels.add("max");
-    values.add(result.max());
-    for (int i = 0; i < labels.size(); i++) {
-      row(html, labels.get(i), format("%.3f", values.get(i)));
-    }
-    row(html, "mean", format("%.3f", result.mean()));
-    html.append("</table>\n");
-    html.append(bars("Latency percentiles (ms)", labels, values));
-
-    List<String> bucketLabels = new ArrayList<>();
-    List<Double> counts = new ArrayList<>();
-    for (BenchResult.Bucket bucket : result.buckets()) {
-      bucketLabels.add(format("%.2f", bucket.to()));
-      counts.add((double) bucket.count());
-    }
-    html.append("<h2>Latency histogram</h2>\n<p>Successful calls by latency (upper bound of each"
-        + " bucket, ms).</p>\n");
-    html.append(bars("Calls", bucketLabels, counts));
 
     List<Double> at = new ArrayList<>();
     List<Double> rate = new ArrayList<>();
@@ -98,6 +79,38 @@ final class BenchHtml {
         .append(Json.write(result.summary()).replace("</", "<\\/"))
         .append("\n</script>\n</body>\n</html>\n");
     return html.toString();
+  }
+
+  /** The latency percentiles and histogram of the successful calls. */
+  private static void latency(StringBuilder html, BenchResult result) {
+    html.append("<h2>Latency of successful calls (ms)</h2>\n<table>\n");
+    List<String> labels = new ArrayList<>();
+    List<Double> values = new ArrayList<>();
+    labels.add("min");
+    values.add(result.min());
+    for (double percentile : BenchResult.PERCENTILES) {
+      labels.add(BenchResult.label(percentile));
+      values.add(result.percentile(percentile));
+    }
+    labels.add("max");
+    values.add(result.max());
+    for (int i = 0; i < labels.size(); i++) {
+      row(html, labels.get(i), format("%.3f", values.get(i)));
+    }
+    row(html, "mean", format("%.3f", result.mean()));
+    html.append("</table>\n");
+    html.append(bars("Latency percentiles (ms)", labels, values));
+
+    List<String> bucketLabels = new ArrayList<>();
+    List<Double> counts = new ArrayList<>();
+    for (BenchResult.Bucket bucket : result.buckets()) {
+      bucketLabels.add(format("%.2f", bucket.to()));
+      counts.add((double) bucket.count());
+    }
+    html.append("<h2>Latency histogram</h2>\n<p>Successful calls by latency (upper bound of each"
+        + " bucket, ms).</p>\n");
+    html.append(bars("Calls", bucketLabels, counts));
+
   }
 
   private static String bars(String title, List<String> labels, List<Double> values) {

@@ -1,5 +1,6 @@
 package io.rpcx.cli;
 
+import io.rpcx.core.StatusCode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,6 +23,7 @@ import org.HdrHistogram.HistogramIterationValue;
  * @param elapsed from the first call sent to the last answered
  * @param latency the latencies of successful calls, in nanoseconds
  * @param timeline one entry per second
+ * @param interrupted whether the run was stopped early (Ctrl-C): what it holds is what ran until then
  */
 record BenchResult(
     String method,
@@ -31,7 +33,8 @@ record BenchResult(
     Map<String, String> firstErrors,
     Duration elapsed,
     Histogram latency,
-    List<Second> timeline) {
+    List<Second> timeline,
+    boolean interrupted) {
 
   /** The percentiles reported. */
   static final double[] PERCENTILES = {50, 90, 99, 99.9};
@@ -68,6 +71,32 @@ record BenchResult(
       count += each;
     }
     return count;
+  }
+
+  /**
+   * The exit code of the run: 0 when every call succeeded, {@value ExitCodes#INTERRUPTED} when it
+   * was interrupted, else the code of the status most failed calls had (the first such status in
+   * name order when two tie).
+   */
+  int exitCode() {
+    if (interrupted) {
+      return ExitCodes.INTERRUPTED;
+    }
+    String most = null;
+    for (Map.Entry<String, Long> error : errors.entrySet()) {
+      if (most == null || error.getValue() > errors.get(most)) {
+        most = error.getKey();
+      }
+    }
+    if (most == null) {
+      return ExitCodes.OK;
+    }
+    for (StatusCode status : StatusCode.values()) {
+      if (status.name().equals(most)) {
+        return ExitCodes.of(status);
+      }
+    }
+    return ExitCodes.SOFTWARE; // not an RpcxException: a failure of rpcx itself
   }
 
   /** Calls answered per second. */
@@ -130,19 +159,23 @@ record BenchResult(
   Map<String, Object> summary() {
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("method", method);
+    summary.put("interrupted", interrupted);
     summary.put("concurrency", concurrency);
     summary.put("count", count());
     summary.put("ok", ok);
     summary.put("errors", errorCount());
     summary.put("durationSeconds", round(elapsed.toNanos() / 1e9));
     summary.put("callsPerSecond", round(rate()));
-    Map<String, Object> latencyMs = new LinkedHashMap<>();
-    latencyMs.put("min", round(min()));
-    latencyMs.put("mean", round(mean()));
-    for (double percentile : PERCENTILES) {
-      latencyMs.put(label(percentile), round(percentile(percentile)));
+    Map<String, Object> latencyMs = null; // no call succeeded: no latency, rather than zeros
+    if (ok > 0) {
+      latencyMs = new LinkedHashMap<>();
+      latencyMs.put("min", round(min()));
+      latencyMs.put("mean", round(mean()));
+      for (double percentile : PERCENTILES) {
+        latencyMs.put(label(percentile), round(percentile(percentile)));
+      }
+      latencyMs.put("max", round(max()));
     }
-    latencyMs.put("max", round(max()));
     summary.put("latencyMs", latencyMs);
     List<Map<String, Object>> histogram = new ArrayList<>();
     for (Bucket bucket : buckets()) {
@@ -179,20 +212,28 @@ record BenchResult(
   /** The summary as text, for people. */
   String text() {
     StringBuilder text = new StringBuilder();
-    text.append("Summary of ").append(method).append('\n');
+    text.append("Summary of ").append(method);
+    if (interrupted) {
+      text.append(" (interrupted: the calls answered until then)");
+    }
+    text.append('\n');
     line(text, "Count", String.valueOf(count()));
     line(text, "OK", String.valueOf(ok));
     line(text, "Errors", String.valueOf(errorCount()));
     line(text, "Duration", format("%.2f s", elapsed.toNanos() / 1e9));
     line(text, "Calls/s", format("%.1f", rate()));
     line(text, "Concurrency", String.valueOf(concurrency));
-    text.append("\nLatency of successful calls (ms):\n");
-    line(text, "min", format("%.3f", min()));
-    line(text, "mean", format("%.3f", mean()));
-    for (double percentile : PERCENTILES) {
-      line(text, label(percentile), format("%.3f", percentile(percentile)));
+    if (ok == 0) {
+      text.append("\nNo call succeeded: no latencies to report.\n");
+    } else {
+      text.append("\nLatency of successful calls (ms):\n");
+      line(text, "min", format("%.3f", min()));
+      line(text, "mean", format("%.3f", mean()));
+      for (double percentile : PERCENTILES) {
+        line(text, label(percentile), format("%.3f", percentile(percentile)));
+      }
+      line(text, "max", format("%.3f", max()));
     }
-    line(text, "max", format("%.3f", max()));
     List<Bucket> buckets = buckets();
     if (!buckets.isEmpty()) {
       text.append("\nLatency histogram (ms):\n");

@@ -12,6 +12,14 @@ import picocli.CommandLine.Option;
 
 /** The options every command that talks to a server shares: TLS, credentials, metadata, timeout. */
 final class ConnectionOptions {
+  /**
+   * How long the look-ups of the server's reflection service (the service's description, its
+   * {@code .proto} files) may take at least: they are rpcx's own calls, not the user's, so a short
+   * {@code --timeout} meant for the user's calls, or a server slowed by a load test, must not fail
+   * them.
+   */
+  static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
+
   @Option(names = "--tls", description = "Connect with TLS (implied by --cacert, --cert).")
   boolean tls;
 
@@ -44,7 +52,9 @@ final class ConnectionOptions {
       paramLabel = "DURATION",
       defaultValue = "10s",
       converter = Durations.class,
-      description = "Timeout of each call, such as 500ms, 10s, 2m (default: ${DEFAULT-VALUE}).")
+      description = "Timeout of each call of the method, such as 500ms, 10s, 2m (default:"
+          + " ${DEFAULT-VALUE}). rpcx's own look-ups of the server's reflection service wait 30 s,"
+          + " or longer if this is longer.")
   Duration timeout;
 
   /**
@@ -56,7 +66,9 @@ final class ConnectionOptions {
     RpcxClient.Builder builder =
         RpcxClient.builder()
             .target(address.host(), address.port())
-            .defaultTimeout(timeout)
+            // The user's calls carry --timeout themselves (RawCall.timeout); the client's default
+            // is for the look-ups of the reflection service.
+            .defaultTimeout(timeout.compareTo(LOOKUP_TIMEOUT) > 0 ? timeout : LOOKUP_TIMEOUT)
             .connectTimeout(timeout.compareTo(Duration.ofSeconds(5)) < 0 ? timeout : Duration.ofSeconds(5))
             .maxAttempts(1)
             .ioThreads(ioThreads);

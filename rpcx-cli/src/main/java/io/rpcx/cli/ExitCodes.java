@@ -15,6 +15,11 @@ final class ExitCodes {
   static final int USAGE = 2;
   /** The server could not be reached: refused, unreachable, or the TLS handshake failed. */
   static final int CONNECT = 3;
+  /**
+   * Interrupted by Ctrl-C (SIGINT), as a shell reports a process the signal ended: 128 + 2. A load
+   * test prints the summary of what ran first.
+   */
+  static final int INTERRUPTED = 130;
   /** Exit code of status {@code n} of {@link StatusCode}: 10 + n. */
   private static final int STATUS_BASE = 10;
 
@@ -39,6 +44,8 @@ final class ExitCodes {
         text.append(String.format("  %3d  %s%n", of(status), status));
       }
     }
+    text.append(String.format("  %3d  %s%n", INTERRUPTED,
+        "interrupted (Ctrl-C); bench prints the summary of what ran first"));
     return text.toString();
   }
 }

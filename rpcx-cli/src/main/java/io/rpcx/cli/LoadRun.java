@@ -38,6 +38,8 @@ final class LoadRun {
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
   private final Map<String, String> firstErrors = new ConcurrentHashMap<>();
   private final AtomicLong started = new AtomicLong();
+  private final List<Thread> workers = new ArrayList<>();
+  private volatile boolean stopped;
   private final List<BenchResult.Second> timeline = new ArrayList<>();
   private final Histogram latency = new Histogram(3);
   private Histogram interval;
@@ -61,11 +63,12 @@ final class LoadRun {
     long start = System.nanoTime();
     long deadline = total > 0 ? Long.MAX_VALUE : start + duration.toNanos();
     CountDownLatch done = new CountDownLatch(concurrency);
-    List<Thread> workers = new ArrayList<>();
-    for (int i = 0; i < concurrency; i++) {
-      Thread worker = new Thread(() -> work(deadline, done), "rpcx-bench-" + i);
-      worker.setDaemon(true);
-      workers.add(worker);
+    synchronized (workers) {
+      for (int i = 0; i < concurrency; i++) {
+        Thread worker = new Thread(() -> work(deadline, done), "rpcx-bench-" + i);
+        worker.setDaemon(true);
+        workers.add(worker);
+      }
     }
     ScheduledExecutorService ticker =
         Executors.newSingleThreadScheduledExecutor(
@@ -76,7 +79,13 @@ final class LoadRun {
             });
     ticker.scheduleAtFixedRate(
         () -> tick(start, progress, terminal), 1, 1, TimeUnit.SECONDS);
-    workers.forEach(Thread::start);
+    synchronized (workers) {
+      if (!stopped) {
+        workers.forEach(Thread::start);
+      } else {
+        workers.forEach(worker -> done.countDown());
+      }
+    }
     done.await();
     long elapsed = System.nanoTime() - start;
     ticker.shutdown();
@@ -92,12 +101,26 @@ final class LoadRun {
     errors.forEach((status, count) -> counted.put(status, count.sum()));
     return new BenchResult(
         call.service() + "/" + call.method(), concurrency, ok.sum(), counted,
-        new TreeMap<>(firstErrors), Duration.ofNanos(elapsed), latency, List.copyOf(timeline));
+        new TreeMap<>(firstErrors), Duration.ofNanos(elapsed), latency, List.copyOf(timeline),
+        stopped);
+  }
+
+  /**
+   * Ends the run early (Ctrl-C): no call is started any more, and the calls in flight are left
+   * out of the result, which {@link #run} returns at once with what was measured so far.
+   */
+  void stop() {
+    synchronized (workers) {
+      stopped = true;
+      workers.forEach(Thread::interrupt);
+    }
   }
 
   private void work(long deadline, CountDownLatch done) {
     try {
-      while (System.nanoTime() < deadline && (total == 0 || started.incrementAndGet() <= total)) {
+      while (!stopped
+          && System.nanoTime() < deadline
+          && (total == 0 || started.incrementAndGet() <= total)) {
         long begin = System.nanoTime();
         try {
           client.call(call).get();

@@ -47,7 +47,7 @@ final class Remote implements AutoCloseable {
 
   /** The services the server publishes, sorted. */
   List<String> services() {
-    return reflect(reflection::listServices);
+    return reflect("the list of services", reflection::listServices);
   }
 
   /**
@@ -56,7 +56,7 @@ final class Remote implements AutoCloseable {
    * @throws UserError with the NOT_FOUND exit code, listing the services there are, if none
    */
   ServiceDescription describe(String name) {
-    return reflect(() -> reflection.describe(name))
+    return reflect("the description of service '" + name + "'", () -> reflection.describe(name))
         .orElseThrow(() -> new UserError(ExitCodes.of(StatusCode.NOT_FOUND),
             "NOT_FOUND: " + address + " publishes no service '" + name + "' (it publishes: "
                 + String.join(", ", publishedServices()) + ")"));
@@ -90,7 +90,10 @@ final class Remote implements AutoCloseable {
       if (type.kind() == TypeDescription.Kind.PROTOBUF) {
         return new JsonWire(
             service.types(),
-            ProtobufJson.of(reflect(() -> reflection.fileDescriptorSet(service.name()))));
+            ProtobufJson.of(
+                reflect(
+                    "the protobuf descriptors of service '" + service.name() + "'",
+                    () -> reflection.fileDescriptorSet(service.name()))));
       }
     }
     return new JsonWire(service.types(), null);
@@ -99,7 +102,8 @@ final class Remote implements AutoCloseable {
   /** The {@code .proto} files of {@code service}, by file name, its own first. */
   Map<String, String> protoFiles(String service) {
     describe(service); // an unknown service fails as NOT_FOUND, naming those there are
-    return reflect(() -> reflection.protoFiles(service));
+    return reflect(
+        "the .proto files of service '" + service + "'", () -> reflection.protoFiles(service));
   }
 
   private List<String> publishedServices() {
@@ -108,18 +112,29 @@ final class Remote implements AutoCloseable {
     return services;
   }
 
-  private <T> T reflect(Supplier<T> call) {
+  /**
+   * A look-up of {@code what} through the server's reflection service: rpcx's own call, which a
+   * failure names as such (the user never called {@code rpcx.reflection.v1.Reflection}).
+   */
+  private <T> T reflect(String what, Supplier<T> call) {
     try {
       T result = call.get();
       connected = true;
       return result;
     } catch (RpcxException e) {
+      UserError failure = failure(e);
+      if (failure.exitCode() == ExitCodes.CONNECT) {
+        throw failure;
+      }
       if (e.status() == StatusCode.NOT_FOUND && e.getMessage().contains(ReflectionService.NAME)) {
         throw new UserError(ExitCodes.of(StatusCode.NOT_FOUND),
-            "NOT_FOUND: " + address + " has no reflection service (its server must be built with"
-                + " RpcxServer.builder().reflection(true))");
+            "NOT_FOUND: " + address + " has no reflection service (its server must publish it:"
+                + " RpcxServer.builder().reflection(true), or rpcx.server.reflection=true with the"
+                + " Spring Boot starter)");
       }
-      throw failure(e);
+      throw new UserError(failure.exitCode(),
+          failure.getMessage() + " (rpcx's look-up of " + what + " in the server's reflection"
+              + " service)");
     }
   }
 

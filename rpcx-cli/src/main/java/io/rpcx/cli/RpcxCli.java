@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = RpcxCli.Version.class,
     description = "Lists, describes, calls and load-tests the services of an RPCX server.%n"
-        + "The server must publish its reflection service: RpcxServer.builder().reflection(true).",
+        + "The server must publish its reflection service: RpcxServer.builder().reflection(true),"
+        + " or rpcx.server.reflection=true with the Spring Boot starter.",
     subcommands = {
       ListCommand.class,
       DescribeCommand.class,

@@ -65,11 +65,13 @@ class CredentialsTest {
   void refusedCredentialsAreOneLineWithTheirExitCode() {
     assertEquals(
         new Cli.Run(17, "", "UNAUTHENTICATED: rpcx.reflection.v1.Reflection/describe failed on "
-            + address + ": invalid credentials\n"),
+            + address + ": invalid credentials (rpcx's look-up of the description of service"
+            + " 'headers' in the server's reflection service)\n"),
         Cli.run("call", address, "headers/header", "[\"tenant\"]", "--token", "wrong"));
     assertEquals(
         new Cli.Run(17, "", "UNAUTHENTICATED: rpcx.reflection.v1.Reflection/listServices failed on "
-            + address + ": missing credentials: the call has no 'authorization' metadata\n"),
+            + address + ": missing credentials: the call has no 'authorization' metadata (rpcx's"
+            + " look-up of the list of services in the server's reflection service)\n"),
         Cli.run("list", address));
   }
 

@@ -114,10 +114,38 @@ class ExampleServerTest {
   }
 
   @Test
-  void protoPrintsTheServicesProtoFileFirst() {
-    String proto = ok("proto", address, "echo").out();
-    assertTrue(proto.startsWith("// file: echo.proto\n"), proto);
-    assertTrue(proto.contains("message EchoRequest {"), proto);
+  void protoPrintsTheServicesProtoFileFirstAndSaysHowToGetFilesForProtoc() {
+    Cli.Run run = Cli.run("proto", address, "echo");
+    assertEquals(0, run.exit(), run::toString);
+    assertTrue(run.out().startsWith("// file: echo.proto\n"), run::toString);
+    assertTrue(run.out().contains("message EchoRequest {"), run::toString);
+    assertTrue(run.out().contains("\n// file: rpcx/v1/rpcx.proto\n"), run::toString);
+    assertEquals(
+        "2 files printed one after another; for protoc, write them with --out DIR (or one at a time"
+            + " with --file NAME)\n",
+        run.err());
+  }
+
+  @Test
+  void protoOutWritesEachFileWhereProtocLooksForItsImports(@TempDir Path directory)
+      throws IOException {
+    Path out = directory.resolve("protos");
+    Cli.Run run = ok("proto", address, "echo", "--out", out.toString());
+    assertEquals(
+        out.resolve("echo.proto") + "\n" + out.resolve("rpcx/v1/rpcx.proto") + "\n", run.out());
+    String echo = Files.readString(out.resolve("echo.proto"));
+    assertTrue(echo.contains("message EchoRequest {"), echo);
+    assertTrue(!echo.contains("// file:"), echo);
+    assertTrue(Files.readString(out.resolve("rpcx/v1/rpcx.proto")).contains("package rpcx.v1;"));
+  }
+
+  @Test
+  void protoFilePrintsOneFileAsItIs() {
+    String echo = ok("proto", address, "echo", "--file", "echo.proto").out();
+    assertTrue(echo.startsWith("syntax = \"proto3\";") || echo.startsWith("//"), echo);
+    assertTrue(!echo.contains("// file:") && !echo.contains("package rpcx.v1;"), echo);
+    assertFails(2, "--file: no file 'nope.proto' (the files: echo.proto, rpcx/v1/rpcx.proto)",
+        "proto", address, "echo", "--file", "nope.proto");
   }
 
   @Test
@@ -241,9 +269,18 @@ class ExampleServerTest {
   @Test
   void helpListsTheExitCodesAndCompletionIsGenerated() {
     String help = ok("--help").out();
-    assertTrue(help.contains("Exit codes:\n  0    OK\n"), help);
-    assertTrue(help.contains("  3    cannot connect"), help);
-    assertTrue(help.contains("  17   UNAUTHENTICATED\n"), help);
+    assertTrue(help.contains("Exit codes:\n  0     OK\n"), help);
+    assertTrue(help.contains("  3     cannot connect"), help);
+    assertTrue(help.contains("  17    UNAUTHENTICATED\n"), help);
+    assertTrue(help.contains("  130   interrupted (Ctrl-C); bench prints the summary of what ran"
+        + " first\n"), help);
+    String bench = ok("bench", "--help").out();
+    assertTrue(
+        bench.replaceAll("\\s+", " ").contains("Exits 0 when every call succeeded; otherwise with"
+            + " the code of the status most failed calls had (the summary is printed all the"
+            + " same). Ctrl-C ends the run: it prints the summary of the calls answered until then"
+            + " and exits 130."),
+        bench);
     String completion = ok("generate-completion").out();
     assertTrue(completion.contains("complete -F _complete_rpcx"), completion);
   }

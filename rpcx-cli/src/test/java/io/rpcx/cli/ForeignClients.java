@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.abort;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,8 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -27,33 +24,20 @@ final class ForeignClients {
   /** The page whose commands the tests run. */
   static final Path GRPC_MD = Path.of("..", "docs", "GRPC.md");
 
-  /** A file of {@code rpcx proto}'s output starts with this line. */
-  private static final Pattern FILE_LINE = Pattern.compile("^// file: (\\S+)\\n", Pattern.MULTILINE);
-
   private ForeignClients() {}
 
   /**
-   * Writes the files {@code rpcx proto ADDRESS} prints under {@code directory}, each under the name
-   * its {@code // file:} line gives, with its text unchanged; returns them. (The command's {@code
-   * --out DIR}, which docs/GRPC.md shows, writes the same files.)
+   * Writes the files of {@code rpcx proto ADDRESS --out DIRECTORY}, the command docs/GRPC.md
+   * shows, and returns them.
    */
   static List<Path> exportProtos(String address, Path directory) throws IOException {
-    Cli.Run run = Cli.run("proto", address);
+    Cli.Run run = Cli.run("proto", address, "--out", directory.toString());
     assertEquals(0, run.exit(), run::toString);
-    Matcher line = FILE_LINE.matcher(run.out());
-    List<Path> files = new ArrayList<>();
-    boolean found = line.find();
-    assertTrue(found, run::toString);
-    while (found) {
-      Path file = directory.resolve(line.group(1));
-      int start = line.end();
-      found = line.find();
-      // Files are printed one after another, an empty line between two.
-      String text = found ? run.out().substring(start, line.start() - 1) : run.out().substring(start);
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, text, StandardCharsets.UTF_8);
-      files.add(file);
+    List<Path> files;
+    try (Stream<Path> written = Files.walk(directory)) {
+      files = written.filter(file -> file.toString().endsWith(".proto")).sorted().toList();
     }
+    assertTrue(!files.isEmpty(), run::toString);
     return files;
   }
 

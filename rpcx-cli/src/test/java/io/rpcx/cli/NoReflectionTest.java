@@ -20,7 +20,8 @@ class NoReflectionTest {
       String address = "127.0.0.1:" + server.port();
       assertEquals(
           new Cli.Run(12, "", "NOT_FOUND: " + address + " has no reflection service (its server"
-              + " must be built with RpcxServer.builder().reflection(true))\n"),
+              + " must publish it: RpcxServer.builder().reflection(true), or"
+              + " rpcx.server.reflection=true with the Spring Boot starter)\n"),
           Cli.run("call", address, "shapes/add", "[1, 2]"));
     } finally {
       server.stop(Duration.ofSeconds(5));

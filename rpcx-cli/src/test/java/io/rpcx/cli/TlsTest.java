@@ -1,6 +1,6 @@
 package io.rpcx.cli;
 
-import io.rpcx.testsupport.TestCertificates;
+import io.rpcx.internal.testing.TestCertificates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rpcx.core.TlsConfig;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import io.rpcx.internal.testing.LogCapture;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -103,7 +105,18 @@ class RpcxContextTest {
   }
 
   @Test
-  void aScopeLeftOpenInsideAnotherDoesNotOutliveTheOuterOne() {
+  void aScopeLeftOpenInsideAnotherDoesNotOutliveTheOuterOne() throws InterruptedException {
+    try (LogCapture logs = LogCapture.of(RpcxContext.class)) {
+      scopeLeftOpenInsideAnother();
+      String leak =
+          "ERROR The RpcxContext scope of RpcxContext[orders/place from 10.0.0.9:4000] was closed"
+              + " while one opened inside it, of RpcxContext[orders/place from 10.0.0.9:4000], was"
+              + " still open: closed both [java.lang.IllegalStateException: scope left open]";
+      logs.assertLines(Level.TRACE, leak, leak);
+    }
+  }
+
+  private void scopeLeftOpenInsideAnother() {
     RpcxContext outer = call(null);
     RpcxContext.Scope outerScope = outer.attach();
     RpcxContext.Scope leaked = outer.with(TRACE, "x").attach();
@@ -125,8 +138,9 @@ class RpcxContextTest {
   @Test
   void aScopeClosedOnAnotherThreadLeavesBothThreadsAsTheyWere() throws Exception {
     RpcxContext context = call(null);
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    try (RpcxContext.Scope scope = context.attach()) {
+    ExecutorService pool = Executors.newSingleThreadExecutor(task -> new Thread(task, "elsewhere"));
+    try (LogCapture logs = LogCapture.of(RpcxContext.class);
+        RpcxContext.Scope scope = context.attach()) {
       AtomicReference<RpcxContext> there = new AtomicReference<>();
       pool.submit(
               () -> {
@@ -136,6 +150,13 @@ class RpcxContextTest {
           .get(10, TimeUnit.SECONDS);
       assertSame(RpcxContext.ROOT, there.get());
       assertSame(context, RpcxContext.current(), "still attached here, until closed here");
+      logs.assertLines(
+          Level.TRACE,
+          "ERROR An RpcxContext scope of RpcxContext[orders/place from 10.0.0.9:4000] was closed on"
+              + " elsewhere, not on " + Thread.currentThread().getName() + " that attached it:"
+              + " ignored [java.lang.IllegalStateException: scope closed on another thread]");
+    } finally {
+      pool.shutdownNow();
     }
     assertSame(RpcxContext.ROOT, RpcxContext.current());
   }

@@ -26,7 +26,7 @@ import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
-import io.rpcx.testsupport.LogCapture;
+import io.rpcx.internal.testing.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -82,7 +82,7 @@ class GrpcStreamsTest {
   @Test
   void aServerStreamThatFailsEndsWithItsStatusAfterItsElements() throws Exception {
     StatusRuntimeException failed;
-    try (LogCapture log = new LogCapture("io.rpcx.server")) {
+    try (LogCapture log = LogCapture.of("io.rpcx.server")) {
       Iterator<?> replies =
           blocking.countThenFail(CountThenFailRequest.newBuilder().setCount(3).build());
       for (int i = 0; i < 3; i++) {
@@ -90,7 +90,7 @@ class GrpcStreamsTest {
       }
       failed = assertThrows(StatusRuntimeException.class, replies::hasNext);
       await(
-          () -> !log.warnings("interop/countThenFail threw java.lang.IllegalStateException").isEmpty(),
+          () -> !log.warningsContaining("interop/countThenFail threw java.lang.IllegalStateException").isEmpty(),
           "the failure is logged");
     }
     assertEquals(Status.Code.UNKNOWN, failed.getStatus().getCode());

@@ -13,8 +13,8 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.server.RpcxServer;
-import io.rpcx.testsupport.LogCapture;
-import io.rpcx.testsupport.TestCertificates;
+import io.rpcx.internal.testing.LogCapture;
+import io.rpcx.internal.testing.TestCertificates;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -84,7 +84,7 @@ class GrpcTlsTest {
   void aPlaintextGrpcClientOnTheTlsPortFailsWithoutHarmingTheServer() throws Exception {
     ManagedChannel plaintext =
         NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
-    try (LogCapture log = new LogCapture("io.rpcx.server")) {
+    try (LogCapture log = LogCapture.of("io.rpcx.server")) {
       StatusRuntimeException refused =
           assertThrows(
               StatusRuntimeException.class,
@@ -94,7 +94,7 @@ class GrpcTlsTest {
                       .echo(EchoRequest.newBuilder().setText("x").build()));
       assertEquals(Status.Code.UNAVAILABLE, refused.getStatus().getCode());
       GrpcStreamsTest.await(
-          () -> !log.warnings("TLS failed: the client speaks HTTP/2 without TLS").isEmpty(),
+          () -> !log.warningsContaining("TLS failed: the client speaks HTTP/2 without TLS").isEmpty(),
           "the server says what the client spoke");
     } finally {
       plaintext.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);

@@ -15,7 +15,7 @@ import io.rpcx.core.UnavailableException;
 import io.rpcx.core.discovery.ServiceEndpoint;
 import io.rpcx.core.discovery.StaticDiscovery;
 import io.rpcx.server.RpcxServer;
-import io.rpcx.testsupport.LogCapture;
+import io.rpcx.internal.testing.LogCapture;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,7 +54,7 @@ class RpcxCallsGrpcClusterTest {
   @Test
   void callsGoOnOnTheOtherServerWhenOneStops() throws Exception {
     GrpcJavaServer a = GrpcJavaServer.start();
-    try (LogCapture logs = new LogCapture("io.rpcx.client.internal.cluster.Member");
+    try (LogCapture logs = LogCapture.of("io.rpcx.client.internal.cluster.Member");
         GrpcJavaServer b = GrpcJavaServer.start();
         RpcxClient rpcx = client(a.target(), b.target()).build()) {
       InteropService interop = rpcx.create(InteropService.class);
@@ -201,7 +201,7 @@ class RpcxCallsGrpcClusterTest {
   @Test
   void aServerThatDoesNotSpeakGrpcIsNamedAsSuch() {
     RpcxServer rpcxOnly = InteropServer.builder(0).grpc(false).build().start();
-    try (LogCapture logs = new LogCapture("io.rpcx.core.internal.transport.PrefaceHandler");
+    try (LogCapture logs = LogCapture.of("io.rpcx.core.internal.transport.PrefaceHandler");
         RpcxClient rpcx =
         client("grpc://127.0.0.1:" + rpcxOnly.port()).maxAttempts(1).build()) {
       UnavailableException refused =

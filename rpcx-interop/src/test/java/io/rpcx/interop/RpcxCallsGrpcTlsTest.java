@@ -10,8 +10,8 @@ import io.rpcx.client.RpcxClient;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.server.RpcxServer;
-import io.rpcx.testsupport.LogCapture;
-import io.rpcx.testsupport.TestCertificates;
+import io.rpcx.internal.testing.LogCapture;
+import io.rpcx.internal.testing.TestCertificates;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -79,7 +79,7 @@ class RpcxCallsGrpcTlsTest {
 
   @Test
   void aServerWithACertificateNotTrustedIsRefused() throws Exception {
-    try (LogCapture logs = new LogCapture("io.rpcx.client.internal.transport.GrpcClientHandler");
+    try (LogCapture logs = LogCapture.of("io.rpcx.client.internal.transport.GrpcClientHandler");
         GrpcJavaServer grpc = GrpcJavaServer.startTls(impostor.certificateChain, impostor.privateKey);
         RpcxClient rpcx = client(grpc.target())) {
       UnavailableException refused =
@@ -101,7 +101,7 @@ class RpcxCallsGrpcTlsTest {
 
   @Test
   void aServerWithoutTlsIsRefused() throws Exception {
-    try (LogCapture logs = new LogCapture("io.rpcx.client.internal.transport.GrpcClientHandler");
+    try (LogCapture logs = LogCapture.of("io.rpcx.client.internal.transport.GrpcClientHandler");
         GrpcJavaLogs peerLogs = new GrpcJavaLogs();
         GrpcJavaServer plain = GrpcJavaServer.start();
         RpcxClient rpcx = client(plain.target())) {
@@ -111,7 +111,7 @@ class RpcxCallsGrpcTlsTest {
       assertTrue(refused.isSafeToRetry());
       assertTrue(refused.getMessage().contains(plain.target()), refused.getMessage());
       assertEquals(0, plain.service.served.size());
-      assertFalse(logs.warnings("TLS failed").isEmpty(), logs.messages(Level.TRACE).toString());
+      assertFalse(logs.warningsContaining("TLS failed").isEmpty(), logs.messages(Level.TRACE).toString());
       // The server's side of it: a TLS ClientHello is no HTTP/2 preface.
       assertTrue(
           peerLogs.messages().stream().anyMatch(line -> line.contains("HTTP/2 client preface string missing or corrupt")),

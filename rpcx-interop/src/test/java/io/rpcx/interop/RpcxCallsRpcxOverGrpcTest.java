@@ -14,7 +14,7 @@ import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.server.RpcxServer;
 import io.rpcx.server.ServerInterceptor;
-import io.rpcx.testsupport.LogCapture;
+import io.rpcx.internal.testing.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -102,7 +102,7 @@ class RpcxCallsRpcxOverGrpcTest {
     assertEquals(6L, interop.sum(Publishers.of(List.of(1, 2, 3))).get(20, TimeUnit.SECONDS));
     assertEquals("a-b", interop.join("-", Publishers.of(List.of("a", "b"))).get(20, TimeUnit.SECONDS));
     assertEquals(List.of("X", "Y"), Received.all(interop.upper(Publishers.of(List.of("x", "y")))));
-    try (LogCapture logs = new LogCapture("io.rpcx.server.internal.dispatch.ServerCall")) {
+    try (LogCapture logs = LogCapture.of("io.rpcx.server.internal.dispatch.ServerCall")) {
       Received<Item> failing = Received.of(interop.countThenFail(2), 10);
       RemoteFailureException failure =
           assertInstanceOf(RemoteFailureException.class, failing.failure());

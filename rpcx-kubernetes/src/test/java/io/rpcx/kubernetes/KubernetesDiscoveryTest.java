@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rpcx.core.discovery.ServiceDiscovery;
 import io.rpcx.core.discovery.ServiceEndpoint;
-import io.rpcx.testsupport.LogCapture;
+import io.rpcx.internal.testing.LogCapture;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -153,19 +153,19 @@ class KubernetesDiscoveryTest {
   void aServiceWithNoPortOfTheNameIsReportedNamingThePortsItHas() {
     kubernetes.apply(
         slice("orders-a", "orders", "http", 8080, List.of(ready("pod-1", "10.0.0.1"))));
-    try (LogCapture log = new LogCapture("io.rpcx.kubernetes")) {
+    try (LogCapture log = LogCapture.of("io.rpcx.kubernetes")) {
       subscribe(orders(), "echo");
       String expected =
           "the EndpointSlices of Service shop/orders have no port named 'rpcx' (their ports: http)";
       assertEquals(List.of(expected), recorder.problems);
-      assertEquals(List.of(expected), log.warnings("no port named"));
+      assertEquals(List.of(expected), log.warningsContaining("no port named"));
     }
     assertEquals(List.of(List.of()), recorder.lists);
   }
 
   @Test
   void aMalformedAddressIsSkippedNamingItsSliceAndTheOthersAreKept() {
-    try (LogCapture log = new LogCapture("io.rpcx.kubernetes")) {
+    try (LogCapture log = LogCapture.of("io.rpcx.kubernetes")) {
       kubernetes.apply(
           slice("orders-a", "orders", "rpcx", 9000,
               List.of(ready("pod-1", "10.0.0.1"), ready("pod-2", "10.0.0.999"),
@@ -178,7 +178,7 @@ class KubernetesDiscoveryTest {
                   + " '10.0.0.999', which is not an IPv4 address",
               "Skipping an endpoint of Service shop/orders: EndpointSlice orders-a lists address"
                   + " 'orders 3', which is not an IPv4 address"),
-          log.warnings("Skipping"));
+          log.warningsContaining("Skipping"));
       // An FQDN slice may list host names, but only valid ones.
       kubernetes.apply(
           slice("orders-b", "orders", "FQDN", "rpcx", 9000,
@@ -189,7 +189,7 @@ class KubernetesDiscoveryTest {
               "Skipping an endpoint of Service shop/orders: EndpointSlice orders-b lists an"
                   + " endpoint that cannot be used (bad\\u000aname): host: 'bad\\u000aname' has"
                   + " character 10 at 3 (expected: a host name or an IP address)"),
-          log.warnings("orders-b"));
+          log.warningsContaining("orders-b"));
     }
   }
 
@@ -199,7 +199,7 @@ class KubernetesDiscoveryTest {
         slice("orders-a", "orders", "rpcx", 9000,
             List.of(ready("pod-1", "10.0.0.1"), ready("pod-2", "10.0.0.2"))));
     subscribe(orders(), "echo");
-    try (LogCapture log = new LogCapture("io.rpcx.kubernetes")) {
+    try (LogCapture log = LogCapture.of("io.rpcx.kubernetes")) {
       kubernetes.expireToken();
       kubernetes.disconnect(); // the watch connects again, and is refused
       kubernetes.reconnect();
@@ -208,7 +208,7 @@ class KubernetesDiscoveryTest {
               + " Service shop/orders (401 Unauthorized): the service account token is missing,"
               + " expired or not valid";
       recorder.awaitProblem(refused::equals);
-      assertEquals(List.of(refused + "; keeping the 2 servers known"), log.warnings("401"));
+      assertEquals(List.of(refused + "; keeping the 2 servers known"), log.warningsContaining("401"));
       assertEquals(List.of("10.0.0.1:9000", "10.0.0.2:9000"), recorder.addresses());
 
       kubernetes.renewToken(); // as the kubelet does, and fabric8 reads the new one
@@ -220,12 +220,12 @@ class KubernetesDiscoveryTest {
 
   @Test
   void aMissingTokenFailsTheFirstListWithTheReason() {
-    try (LogCapture log = new LogCapture("io.rpcx.kubernetes")) {
+    try (LogCapture log = LogCapture.of("io.rpcx.kubernetes")) {
       discovery = orders().client(kubernetes.client("")).build();
       subscription = discovery.subscribe("echo", recorder);
       assertEquals(List.of(), recorder.lists);
       assertTrue(recorder.problems.get(0).contains("(401 Unauthorized)"), recorder.problems::toString);
-      assertEquals(1, log.warnings("401 Unauthorized").size());
+      assertEquals(1, log.warningsContaining("401 Unauthorized").size());
     }
   }
 

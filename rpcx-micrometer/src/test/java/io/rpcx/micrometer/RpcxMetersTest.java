@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,6 +16,7 @@ import io.rpcx.annotation.RPCXClient;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.NotFoundException;
 import io.rpcx.core.RemoteFailureException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.util.List;
 import java.util.Set;
@@ -94,8 +96,14 @@ class RpcxMetersTest {
   }
 
   @Test
-  void aFailureIsTimedWithItsStatus() {
-    assertThrows(RemoteFailureException.class, () -> client.create(Greeter.class).fail("boom"));
+  void aFailureIsTimedWithItsStatus() throws InterruptedException {
+    try (LogCapture logs = LogCapture.of("io.rpcx")) {
+      assertThrows(RemoteFailureException.class, () -> client.create(Greeter.class).fail("boom"));
+      logs.assertMatching(
+          Level.WARN,
+          "WARN greeter/fail threw java\\.lang\\.IllegalStateException: boom"
+              + " \\(for /127\\.0\\.0\\.1:\\d+\\) \\[java\\.lang\\.IllegalStateException: boom\\]");
+    }
     Timer clientTimer = timer("rpc.client.call.duration", "greeter/fail", "REMOTE_FAILURE");
     assertEquals("REMOTE_FAILURE", clientTimer.getId().getTag("error.type"));
     assertEquals(1, clientTimer.count());
@@ -183,8 +191,14 @@ class RpcxMetersTest {
   @Test
   void aFailedStreamCountsTheMessagesBeforeTheFailureOnBothSides() throws Exception {
     Recorder<String> recorder = new Recorder<>(Long.MAX_VALUE);
-    client.create(Greeter.class).wordsThenFail(4).subscribe(recorder);
-    assertInstanceOf(RemoteFailureException.class, recorder.awaitEnd());
+    try (LogCapture logs = LogCapture.of("io.rpcx")) {
+      client.create(Greeter.class).wordsThenFail(4).subscribe(recorder);
+      assertInstanceOf(RemoteFailureException.class, recorder.awaitEnd());
+      logs.assertMatching(
+          Level.WARN,
+          "WARN greeter/wordsThenFail threw java\\.lang\\.IllegalStateException: no more words"
+              + " \\(for /127\\.0\\.0\\.1:\\d+\\) \\[java\\.lang\\.IllegalStateException: no more words\\]");
+    }
     assertEquals(4, recorder.items.size());
     Counter received =
         counter("rpcx.client.stream.messages.received", "greeter/wordsThenFail", "REMOTE_FAILURE");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -16,6 +17,7 @@ import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.NotFoundException;
 import io.rpcx.core.RemoteFailureException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -93,9 +95,15 @@ class RpcxObservationsTest {
   }
 
   @Test
-  void aFailureIsTaggedWithItsStatus() {
+  void aFailureIsTaggedWithItsStatus() throws InterruptedException {
     Greeter greeter = client.create(Greeter.class);
-    assertThrows(RemoteFailureException.class, () -> greeter.fail("boom"));
+    try (LogCapture logs = LogCapture.of("io.rpcx")) {
+      assertThrows(RemoteFailureException.class, () -> greeter.fail("boom"));
+      logs.assertMatching(
+          Level.WARN,
+          "WARN greeter/fail threw java\\.lang\\.IllegalStateException: boom"
+              + " \\(for /127\\.0\\.0\\.1:\\d+\\) \\[java\\.lang\\.IllegalStateException: boom\\]");
+    }
     Timer clientTimer = timer("rpc.client.call.duration", "greeter/fail", "REMOTE_FAILURE");
     assertEquals("REMOTE_FAILURE", clientTimer.getId().getTag("error.type"));
     Timer serverTimer = timer("rpc.server.call.duration", "greeter/fail", "REMOTE_FAILURE");
@@ -215,8 +223,14 @@ class RpcxObservationsTest {
     awaitCounter("rpcx.server.stream.messages.sent", "greeter/endless", "CANCELLED", 3.0);
 
     Recorder<String> failed = new Recorder<>(Long.MAX_VALUE);
-    greeter.wordsThenFail(4).subscribe(failed);
-    assertInstanceOf(RemoteFailureException.class, failed.awaitEnd());
+    try (LogCapture logs = LogCapture.of("io.rpcx")) {
+      greeter.wordsThenFail(4).subscribe(failed);
+      assertInstanceOf(RemoteFailureException.class, failed.awaitEnd());
+      logs.assertMatching(
+          Level.WARN,
+          "WARN greeter/wordsThenFail threw java\\.lang\\.IllegalStateException: no more words"
+              + " \\(for /127\\.0\\.0\\.1:\\d+\\) \\[java\\.lang\\.IllegalStateException: no more words\\]");
+    }
     assertEquals(
         4.0,
         counter("rpcx.client.stream.messages.received", "greeter/wordsThenFail", "REMOTE_FAILURE")

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.baggage.propagation.W3CBaggagePropagator;
 import io.opentelemetry.api.trace.SpanKind;
@@ -30,6 +31,7 @@ import io.rpcx.client.RpcxClient;
 import io.rpcx.core.NotFoundException;
 import io.rpcx.core.RemoteFailureException;
 import io.rpcx.core.RpcxContext;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.time.Duration;
 import java.util.Collection;
@@ -354,8 +356,14 @@ class RpcxTelemetryTest {
   @Test
   void aFailedStreamRecordsTheMessagesBeforeTheFailureOnBothSides() throws Exception {
     Recorder<String> recorder = new Recorder<>(Long.MAX_VALUE);
-    clientOfB.create(Back.class).wordsThenFail(4).subscribe(recorder);
-    assertInstanceOf(RemoteFailureException.class, recorder.awaitEnd());
+    try (LogCapture logs = LogCapture.of("io.rpcx")) {
+      clientOfB.create(Back.class).wordsThenFail(4).subscribe(recorder);
+      assertInstanceOf(RemoteFailureException.class, recorder.awaitEnd());
+      logs.assertMatching(
+          Level.WARN,
+          "WARN back/wordsThenFail threw java\\.lang\\.IllegalStateException: no more words"
+              + " \\(for /127\\.0\\.0\\.1:\\d+\\) \\[java\\.lang\\.IllegalStateException: no more words\\]");
+    }
     awaitPoint("rpc.client.responses_per_rpc", "back/wordsThenFail", "REMOTE_FAILURE", 4);
     awaitPoint("rpc.server.responses_per_rpc", "back/wordsThenFail", "REMOTE_FAILURE", 4);
     SpanData server =

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -258,7 +259,10 @@ public final class RpcxServer implements AutoCloseable {
       awaitTerminationUninterruptibly();
       return;
     }
-    long deadline = System.nanoTime() + gracePeriod.toNanos();
+    long start = System.nanoTime();
+    long deadline = start + gracePeriod.toNanos();
+    int callsAtStop = tracker.inFlight();
+    int callsCutOff = 0;
     boolean interrupted = false;
     try {
       if (registration != null) {
@@ -273,10 +277,11 @@ public final class RpcxServer implements AutoCloseable {
       boolean idle = tracker.awaitIdle(deadline);
       boolean closedByClients = transport.awaitConnectionsClosed(deadline);
       if (!idle) {
+        callsCutOff = tracker.inFlight();
         logger.warn(
             "Grace period of {} ms ended with {} calls still running; closing connections",
             gracePeriod.toMillis(),
-            tracker.inFlight());
+            callsCutOff);
       } else if (!closedByClients) {
         logger.info("Closing {} connections that stayed open after shutdown was announced",
             transport.connectionCount());
@@ -285,11 +290,29 @@ public final class RpcxServer implements AutoCloseable {
       interrupted = true;
     } finally {
       terminate(deadline);
-      logger.info("RPCX server on {} stopped", address);
+      logger.info(
+          "RPCX server on {} stopped in {} ms: {}",
+          address,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+          interrupted ? "interrupted while waiting for its calls in flight"
+              : drained(callsAtStop, callsCutOff, gracePeriod));
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** What a stop waited for, for its log line: the calls in flight when it began, and how they ended. */
+  private static String drained(int callsAtStop, int callsCutOff, Duration gracePeriod) {
+    if (callsAtStop == 0 && callsCutOff == 0) {
+      return "no calls were in flight";
+    }
+    String waited = "waited for " + callsAtStop + (callsAtStop == 1 ? " call" : " calls")
+        + " in flight";
+    return callsCutOff == 0
+        ? waited + ", all finished"
+        : waited + "; " + callsCutOff + " still running when the grace period of "
+            + gracePeriod.toMillis() + " ms ended";
   }
 
   /**

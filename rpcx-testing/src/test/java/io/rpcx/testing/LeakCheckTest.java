@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import ch.qos.logback.classic.Level;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.ResourceLeakDetector;
 import io.rpcx.client.RpcxClient;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -130,7 +133,18 @@ class LeakCheckTest {
 
   @Test
   void aBufferNeverReleasedFailsTheTestWithNettysRecordOfIt() {
-    List<String> failures = failures(LeaksABuffer.class);
+    List<String> failures;
+    try (LogCapture netty = LogCapture.of(ResourceLeakDetector.class)) {
+      failures = failures(LeaksABuffer.class);
+      // Netty reports the leak at ERROR too: here, once, with the same record.
+      List<String> reports = netty.lines(Level.WARN);
+      assertEquals(1, reports.size(), netty::all);
+      assertTrue(
+          reports.get(0).startsWith(
+              "ERROR LEAK: ByteBuf.release() was not called before it's garbage-collected."),
+          reports.get(0));
+      assertTrue(reports.get(0).contains("LeakCheckTest$LeaksABuffer.leaks"), reports.get(0));
+    }
     assertEquals(1, failures.size(), failures::toString);
     assertTrue(
         failures.get(0)

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.UnauthenticatedException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import io.rpcx.server.ServerInterceptors;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ class AuthenticationTest {
 
   @BeforeEach
   void start() {
-    logs = new LogCapture();
+    logs = LogCapture.rpcx();
     server =
         RpcxServer.builder()
             .bindAddress("127.0.0.1")

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.annotation.Method;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
@@ -21,6 +22,7 @@ import io.rpcx.core.StatusCode;
 import io.rpcx.core.UnauthenticatedException;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.discovery.ServiceDiscovery;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.testing.RpcxExtension;
 import java.net.ServerSocket;
 import java.util.ArrayList;
@@ -29,6 +31,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,6 +44,30 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ClientInterceptorTest {
+  /**
+   * What this class's tests may log: the failing call and the broken interceptor it provokes.
+   */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN [\\w.]+/\\w+ threw java\\.lang\\.IllegalStateException: [^\\[]* \\(for [^)]+\\)"
+              + " \\[java\\.lang\\.IllegalStateException: [^\\]]*\\]",
+          "WARN Client interceptor io\\.rpcx\\.testsuite\\.ClientInterceptorTest\\$\\d+ failed"
+              + " to start probe/metadata, which was not sent \\[java\\.lang\\.IllegalStateException: broken\\]");
+    } finally {
+      logs.close();
+    }
+  }
+
 
   @RPCXClient(name = "probe")
   public interface Probe {

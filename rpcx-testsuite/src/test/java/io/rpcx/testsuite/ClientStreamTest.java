@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.CallResult;
 import io.rpcx.client.ClientCall;
 import io.rpcx.client.ClientInterceptor;
@@ -22,6 +23,7 @@ import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
 import io.rpcx.core.internal.protocol.proto.RPCXRequest;
 import io.rpcx.core.internal.protocol.proto.StreamMessage;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import io.rpcx.testsuite.FeedService.ListPublisher;
 import io.rpcx.testsuite.FeedService.Source;
@@ -42,6 +44,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,6 +58,32 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ClientStreamTest {
+  /**
+   * What this class's tests may log: the failures its uploads provoke, a request reusing an open
+   * stream's id, and servers stopped with uploads still open.
+   */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN [\\w.]+/\\w+ threw java\\.lang\\.IllegalStateException: [^\\[]* \\(for [^)]+\\)"
+              + " \\[java\\.lang\\.IllegalStateException: [^\\]]*\\]",
+          "WARN Grace period of \\d+ ms ended with \\d+ calls still running; closing connections",
+          "WARN Closing connection (from /127\\.0\\.0\\.1|to 127\\.0\\.0\\.1):\\d+: request"
+              + " \\d+ \\(uploads/held\\) reuses the id of a stream still open on this connection");
+    } finally {
+      logs.close();
+    }
+  }
+
 
   private static List<String> words(int count) {
     return IntStream.range(0, count).mapToObj(i -> "w" + i).toList();

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.UnavailableException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,12 +16,38 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** When a connection closes, every call pending on it fails at once; the next call reconnects. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ConnectionLossTest {
+  /**
+   * What this class's tests may log: the ejection of the server it loses, stopped with calls in
+   * flight.
+   */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
+              + " row; probing it in the background",
+          "WARN Grace period of \\d+ ms ended with \\d+ calls still running; closing connections");
+    } finally {
+      logs.close();
+    }
+  }
+
 
   @Test
   void pendingCallsFailAtOnceWhenTheConnectionIsLostAndTheNextCallReconnects() throws Exception {

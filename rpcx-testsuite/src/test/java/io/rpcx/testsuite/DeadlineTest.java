@@ -3,10 +3,12 @@ package io.rpcx.testsuite;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.annotation.Method;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.core.CallTimeoutException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.testing.RpcxExtension;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +16,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,6 +30,26 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DeadlineTest {
+  /** What this class's tests may log: the ejection of servers that time out. */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
+              + " row; probing it in the background");
+    } finally {
+      logs.close();
+    }
+  }
+
   private static final int CALLS = 5_000;
 
   @RPCXClient(name = "stalled")

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.annotation.Idempotent;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
@@ -14,10 +15,13 @@ import io.rpcx.core.NotFoundException;
 import io.rpcx.core.RemoteFailureException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.UnavailableException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.testing.RpcxExtension;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,6 +29,27 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Each kind of failure reaches the caller as its own exception, naming service, method, server. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ErrorsTest {
+  /** What this class's tests may log: the failures it provokes. */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN [\\w.]+/\\w+ threw java\\.lang\\.IllegalStateException: [^\\[]* \\(for [^)]+\\)"
+              + " \\[java\\.lang\\.IllegalStateException: [^\\]]*\\]",
+          "WARN receipts/issue ran, but its result could not be encoded: .*");
+    } finally {
+      logs.close();
+    }
+  }
+
   private static final ControlledService.Impl controlled = new ControlledService.Impl();
   private static final ReceiptsImpl receipts = new ReceiptsImpl();
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import ch.qos.logback.classic.Level;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.RemoteFailureException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.ExceptionLogging;
 import io.rpcx.server.RpcxServer;
 import java.util.List;
@@ -70,7 +71,7 @@ class ExceptionLoggingTest {
         RpcxServer.builder().bindAddress("127.0.0.1").service(new ControlledService.Impl());
     config.accept(builder);
     RpcxServer server = builder.build().start();
-    try (LogCapture logs = new LogCapture();
+    try (LogCapture logs = LogCapture.rpcx();
         RpcxClient client = RpcxClient.builder().target("127.0.0.1", server.port()).build()) {
       ControlledService service = client.create(ControlledService.class);
       assertThrows(ControlledService.RejectedException.class, () -> service.reject("not today"));

@@ -3,6 +3,7 @@ package io.rpcx.testsuite;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.RpcxException;
@@ -11,6 +12,7 @@ import io.rpcx.examples.api.OrderInfo;
 import io.rpcx.examples.api.OrderService;
 import io.rpcx.examples.api.Samples;
 import io.rpcx.examples.server.OrderServiceImpl;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +24,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,6 +38,30 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FaultInjectionTest {
+  /**
+   * What this class's tests may log: the ejection of a server its faults make fail, and a server
+   * stopped with calls in flight.
+   */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
+              + " row; probing it in the background",
+          "WARN Grace period of \\d+ ms ended with \\d+ calls still running; closing connections");
+    } finally {
+      logs.close();
+    }
+  }
+
   private RpcxServer server;
   private FaultProxy proxy;
   private RpcxClient client;

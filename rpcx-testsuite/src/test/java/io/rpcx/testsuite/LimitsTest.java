@@ -12,18 +12,43 @@ import io.rpcx.client.RpcxClient;
 import io.rpcx.core.BadRequestException;
 import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.UnavailableException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Every limit is checked before anything is allocated, and an excess is refused at once. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LimitsTest {
+  /** What this class's tests may log: the connections and frames over its limits. */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Closing connection (from /127\\.0\\.0\\.1|to 127\\.0\\.0\\.1):\\d+: frame of"
+              + " \\d+ bytes exceeds the limit of \\d+ bytes",
+          "WARN Refusing connection from /127\\.0\\.0\\.1:\\d+: \\d+ connections are open"
+              + " \\(limit \\d+\\)");
+    } finally {
+      logs.close();
+    }
+  }
+
 
   @Test
   void anOversizedFrameClosesThatConnectionWithOneWarning() throws Exception {
@@ -31,14 +56,14 @@ class LimitsTest {
         RpcxServer.builder().bindAddress("127.0.0.1").service(new EchoService.Impl())
             .maxFrameSize(64 * 1024).build().start();
     try (Bystander bystander = new Bystander(server.port());
-        LogCapture logs = new LogCapture();
+        LogCapture captured = LogCapture.rpcx();
         RawConnection raw = new RawConnection(server.port()).handshake()) {
       String peer = raw.localAddress();
       raw.send(new byte[] {0x10, 0, 0, 0, 1, 0}); // declares 256 MiB
       raw.send(new byte[10_000]);
       assertTrue(raw.closedByServer());
       bystander.awaitProgress();
-      List<String> warnings = logs.messages(Level.WARN);
+      List<String> warnings = captured.messages(Level.WARN);
       assertEquals(
           List.of(
               "Closing connection from " + peer + ": frame of 268435456 bytes exceeds the limit"

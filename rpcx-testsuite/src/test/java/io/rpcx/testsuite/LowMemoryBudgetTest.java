@@ -3,11 +3,13 @@ package io.rpcx.testsuite;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.Preface;
 import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.protocol.proto.StatusCode;
 import io.rpcx.core.internal.transport.InboundBudget;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -52,8 +54,8 @@ class LowMemoryBudgetTest {
     AtomicInteger toldWhy = new AtomicInteger();
     ConcurrentLinkedQueue<String> reasons = new ConcurrentLinkedQueue<>();
     CountDownLatch closed = new CountDownLatch(ATTACKERS);
-    try (LogCapture rpcxLogs = new LogCapture();
-        LogCapture nettyLogs = new LogCapture("io.netty");
+    try (LogCapture rpcxLogs = LogCapture.rpcx();
+        LogCapture nettyLogs = LogCapture.of("io.netty");
         Bystander bystander = new Bystander(server.port())) {
       for (int i = 0; i < ATTACKERS; i++) {
         Thread attacker =
@@ -75,6 +77,12 @@ class LowMemoryBudgetTest {
       List<String> thrown = new ArrayList<>(rpcxLogs.throwableClasses());
       thrown.addAll(nettyLogs.throwableClasses());
       assertEquals(List.of(), thrown, "exceptions logged");
+      rpcxLogs.assertOnly(
+          Level.WARN,
+          "WARN Closing connection from /127\\.0\\.0\\.1:\\d+: the \\d+ bytes this server holds for"
+              + " incoming frames are used up, and this connection held \\d+ bytes of an incomplete"
+              + " frame for \\d+ ms");
+      nettyLogs.assertOnly(Level.WARN);
       assertTrue(toldWhy.get() > 0, "attackers told why with GOAWAY");
       String reason = reasons.peek();
       assertTrue(

@@ -3,6 +3,8 @@ package io.rpcx.testsuite;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,8 @@ class LowMemoryFrameTest {
     RpcxServer server =
         RpcxServer.builder().bindAddress("127.0.0.1").service(new EchoService.Impl())
             .maxFrameSize(Integer.MAX_VALUE).build().start();
-    try (Bystander bystander = new Bystander(server.port())) {
+    try (LogCapture logs = LogCapture.rpcx();
+        Bystander bystander = new Bystander(server.port())) {
       for (int i = 0; i < 20; i++) {
         try (RawConnection raw = new RawConnection(server.port()).handshake()) {
           raw.send(new byte[] {(byte) 0x80, 0, 0, 0, 1, 0}); // 2 GiB: over any int limit
@@ -34,6 +37,11 @@ class LowMemoryFrameTest {
       }
       bystander.awaitProgress();
       assertEquals(0, bystander.errors());
+      assertEquals(20, logs.await(Level.WARN, 20).size(), logs::all);
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Closing connection from /127\\.0\\.0\\.1:\\d+: frame of 2147483648 bytes exceeds the"
+              + " limit of 2147483647 bytes");
     } finally {
       server.stop();
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.StringValue;
 import io.rpcx.annotation.RPCXClient;
@@ -17,6 +18,7 @@ import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
 import io.rpcx.core.internal.protocol.proto.RPCXRequest;
 import io.rpcx.core.internal.protocol.proto.StatusCode;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.testing.RpcxExtension;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -30,7 +32,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,6 +46,27 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MalformedInputTest {
+  /**
+   * What this class's tests may log: the connection each malformed input closes.
+   */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Closing connection (from /127\\.0\\.0\\.1|to 127\\.0\\.0\\.1):\\d+: .*");
+    } finally {
+      logs.close();
+    }
+  }
+
 
   @RegisterExtension
   static final RpcxExtension rpcx = RpcxExtension.withServices(new EchoService.Impl());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Level;
 import io.rpcx.client.RpcxClient;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.time.Duration;
 import java.util.Locale;
@@ -47,7 +48,7 @@ class NativeTransportTest {
 
   @Test
   void nioWhenTheBuilderSaysSo() {
-    try (LogCapture log = new LogCapture();
+    try (LogCapture log = LogCapture.rpcx();
         RpcxServer server =
             RpcxServer.builder()
                 .bindAddress("127.0.0.1")
@@ -70,7 +71,7 @@ class NativeTransportTest {
   private static String transportOfAnEchoCall(String setting) {
     String previous = System.getProperty("rpcx.transport");
     System.setProperty("rpcx.transport", setting);
-    try (LogCapture log = new LogCapture();
+    try (LogCapture log = LogCapture.rpcx();
         RpcxServer server =
             RpcxServer.builder()
                 .bindAddress("127.0.0.1")

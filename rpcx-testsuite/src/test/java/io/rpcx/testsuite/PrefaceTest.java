@@ -4,22 +4,33 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.protocol.FrameType;
 import io.rpcx.core.internal.protocol.proto.GoAway;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.testing.RpcxExtension;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** A connection that does not start with the RPCX preface is turned away at once, both ways. */
+/**
+ * A connection that does not start with the RPCX preface is turned away at once, both ways, with a
+ * log line that says what the peer sent.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class PrefaceTest {
 
@@ -28,11 +39,34 @@ class PrefaceTest {
       RpcxExtension.withServices(new EchoService.Impl())
           .server(server -> server.prefaceTimeout(Duration.ofMillis(300)));
 
+  private LogCapture logs;
+
+  @BeforeEach
+  void captureLogs() {
+    logs = LogCapture.rpcx();
+  }
+
+  @AfterEach
+  void releaseLogs() {
+    logs.close();
+  }
+
+  /** The one warning the test provoked. */
+  private String theWarning() throws InterruptedException {
+    List<String> warnings = logs.await(Level.WARN, 1);
+    assertEquals(1, warnings.size(), logs::all);
+    return warnings.get(0);
+  }
+
   @Test
   void aPeerSpeakingAnotherProtocolIsDisconnectedAndOthersAreServed() throws Exception {
     try (RawConnection http = new RawConnection(rpcx.port())) {
       http.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       assertTrue(http.closedByServer());
+      assertEquals(
+          "WARN Closing connection from " + http.localAddress() + ": invalid preface"
+              + " 0x474554202f204854 ('GET / HT'): not an RPCX client",
+          theWarning());
     }
     assertEquals("unaffected", rpcx.create(EchoService.class).echo("unaffected"));
   }
@@ -44,6 +78,28 @@ class PrefaceTest {
       assertTrue(silent.closedByServer());
       long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       assertTrue(elapsed >= 250 && elapsed < 4_000, "closed after " + elapsed + " ms");
+      assertEquals(
+          "WARN Closing connection from " + silent.localAddress() + ": no RPCX preface within 300 ms",
+          theWarning());
+    }
+  }
+
+  @Test
+  void aTlsClientOnThisPortWithoutTlsIsToldApartFromOtherProtocols() throws Exception {
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, null, null);
+    try (SSLSocket tls =
+        (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", rpcx.port())) {
+      tls.setSoTimeout(10_000);
+      assertThrows(IOException.class, tls::startHandshake);
+      String warning = theWarning();
+      assertTrue(
+          warning.matches(
+              "WARN Closing connection from /127\\.0\\.0\\.1:" + tls.getLocalPort()
+                  + ": invalid preface 0x16030[0-4][0-9a-f]{4}01[0-9a-f]{4}: a TLS ClientHello: the"
+                  + " client uses TLS, and this server does not \\(give both sides a TlsConfig, or"
+                  + " neither\\)"),
+          warning);
     }
   }
 
@@ -58,6 +114,10 @@ class PrefaceTest {
           "peer speaks RPCX protocol version 2, this server speaks version 1",
           GoAway.parseFrom(first.payload).getMessage());
       assertTrue(future.closedByServer());
+      assertEquals(
+          "WARN Closing connection from " + future.localAddress() + ": peer speaks RPCX protocol"
+              + " version 2, this server speaks version 1",
+          theWarning());
     }
   }
 
@@ -89,6 +149,10 @@ class PrefaceTest {
                 "127.0.0.1:" + notRpcx.getLocalPort() + " is not a usable RPCX server: invalid"
                     + " preface 0x485454502f312e31 ('HTTP/1.1'): not an RPCX server"),
             e.getMessage());
+        assertEquals(
+            "WARN Closing connection to 127.0.0.1:" + notRpcx.getLocalPort() + ": invalid preface"
+                + " 0x485454502f312e31 ('HTTP/1.1'): not an RPCX server",
+            theWarning());
       }
       httpServer.interrupt();
     }
@@ -114,6 +178,10 @@ class PrefaceTest {
               + silent.getLocalPort()
               + " accepted the connection but completed no RPCX handshake within 300 ms",
           e.getMessage());
+      assertEquals(
+          "WARN Closing connection to 127.0.0.1:" + silent.getLocalPort()
+              + ": no RPCX handshake within 300 ms",
+          theWarning());
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.client.CallResult;
@@ -18,6 +19,7 @@ import io.rpcx.core.RemoteFailureException;
 import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import io.rpcx.testing.RpcxExtension;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +28,8 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,6 +41,26 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class RawCallTest {
+  /** What this class's tests may log: the failure it provokes. */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN [\\w.]+/\\w+ threw java\\.lang\\.IllegalStateException: [^\\[]* \\(for [^)]+\\)"
+              + " \\[java\\.lang\\.IllegalStateException: [^\\]]*\\]");
+    } finally {
+      logs.close();
+    }
+  }
+
 
   @RPCXClient(name = "raw")
   public interface Raw {

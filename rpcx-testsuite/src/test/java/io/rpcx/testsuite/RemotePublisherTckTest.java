@@ -2,10 +2,12 @@ package io.rpcx.testsuite;
 
 import static org.testng.Assert.assertEquals;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.RemoteFailureException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
@@ -105,8 +107,12 @@ public class RemotePublisherTckTest extends FlowPublisherVerification<Long> impl
     this.env = env;
   }
 
+  /** What the tests log: the failure of {@link Numbers#broken()}, and nothing else. */
+  private LogCapture logs;
+
   @BeforeClass
   public void start() {
+    logs = LogCapture.warnings("io.rpcx");
     watchdog =
         Executors.newSingleThreadScheduledExecutor(
             task -> {
@@ -136,6 +142,16 @@ public class RemotePublisherTckTest extends FlowPublisherVerification<Long> impl
     }
     if (server != null) {
       server.close();
+    }
+    if (logs != null) {
+      try {
+        logs.assertOnly(
+            Level.WARN,
+            "WARN tck/broken threw java\\.lang\\.IllegalStateException: no numbers today \\(for"
+                + " [^)]+\\) \\[java\\.lang\\.IllegalStateException: no numbers today\\]");
+      } finally {
+        logs.close();
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
@@ -17,6 +18,7 @@ import io.rpcx.core.internal.protocol.RequestWriter;
 import io.rpcx.core.internal.protocol.proto.GoAway;
 import io.rpcx.core.internal.protocol.proto.RPCXReply;
 import io.rpcx.core.internal.protocol.proto.StatusCode;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.net.ConnectException;
 import java.net.Socket;
@@ -111,6 +113,70 @@ class ServerLifecycleTest {
       }
       stopping.get(10, TimeUnit.SECONDS);
     }
+  }
+
+  @Test
+  void theStopLogLineSaysHowManyCallsItWaitedForAndHowLong() throws Exception {
+    ControlledService.Impl service = new ControlledService.Impl();
+    try (LogCapture logs = LogCapture.of(RpcxServer.class)) {
+      RpcxServer idle =
+          RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(service).build().start();
+      idle.stop();
+      assertStopLine(logs, idle, "no calls were in flight");
+
+      RpcxServer busy =
+          RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(service).build().start();
+      try (RpcxClient client =
+          RpcxClient.builder().target("127.0.0.1", busy.port()).defaultTimeout(Duration.ofSeconds(20)).build()) {
+        ControlledService controlled = client.create(ControlledService.class);
+        service.holdNext(3);
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+          calls.add(CompletableFuture.supplyAsync(() -> controlled.hold("held"), ThreadPerTask.EXECUTOR));
+        }
+        assertTrue(service.awaitHeld(10));
+        CompletableFuture<Void> stopping =
+            CompletableFuture.runAsync(() -> busy.stop(Duration.ofSeconds(20)), ThreadPerTask.EXECUTOR);
+        awaitRefusingConnections(busy.port());
+        service.release();
+        for (CompletableFuture<String> call : calls) {
+          assertEquals("held", call.get(10, TimeUnit.SECONDS));
+        }
+        stopping.get(10, TimeUnit.SECONDS);
+      }
+      assertStopLine(logs, busy, "waited for 3 calls in flight, all finished");
+
+      ControlledService.Impl stuck = new ControlledService.Impl();
+      RpcxServer late =
+          RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(stuck).build().start();
+      try (RpcxClient client =
+          RpcxClient.builder().target("127.0.0.1", late.port()).defaultTimeout(Duration.ofSeconds(20)).build()) {
+        stuck.holdNext(1);
+        CompletableFuture<String> call =
+            CompletableFuture.supplyAsync(
+                () -> client.create(ControlledService.class).hold("stuck"), ThreadPerTask.EXECUTOR);
+        assertTrue(stuck.awaitHeld(10));
+        late.stop(Duration.ofMillis(200));
+        stuck.release();
+        assertThrows(Exception.class, () -> call.get(10, TimeUnit.SECONDS));
+      }
+      assertEquals(
+          List.of("WARN Grace period of 200 ms ended with 1 calls still running; closing connections"),
+          logs.lines(RpcxServer.class.getName(), Level.WARN));
+      assertStopLine(
+          logs, late, "waited for 1 call in flight; 1 still running when the grace period of 200 ms ended");
+    }
+  }
+
+  /** The server logged that it stopped, how long it took, and {@code waited}. */
+  private static void assertStopLine(LogCapture logs, RpcxServer server, String waited) {
+    String prefix = "INFO RPCX server on /127.0.0.1:" + server.port() + " stopped in ";
+    List<String> lines =
+        logs.lines(RpcxServer.class.getName(), Level.INFO).stream()
+            .filter(line -> line.startsWith(prefix))
+            .toList();
+    assertEquals(1, lines.size(), logs::all);
+    assertTrue(lines.get(0).matches("\\Q" + prefix + "\\E\\d+ ms: \\Q" + waited + "\\E"), lines.get(0));
   }
 
   @Test

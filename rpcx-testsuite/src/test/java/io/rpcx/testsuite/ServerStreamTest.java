@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.client.CallResult;
 import io.rpcx.client.ClientCall;
@@ -18,6 +19,7 @@ import io.rpcx.core.ResourceExhaustedException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.UnauthenticatedException;
 import io.rpcx.core.UnavailableException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import io.rpcx.testsuite.FeedService.FeedException;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +46,8 @@ import java.util.stream.Stream;
 import io.rpcx.testsuite.StreamTesting.Pair;
 import io.rpcx.testsuite.StreamTesting.Recorder;
 import io.rpcx.testsuite.StreamTesting.Transport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -55,6 +59,30 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ServerStreamTest {
+  /**
+   * What this class's tests may log: the failures its streams provoke, and servers stopped with
+   * streams still open.
+   */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN [\\w.]+/\\w+ threw java\\.lang\\.IllegalStateException: [^\\[]* \\(for [^)]+\\)"
+              + " \\[java\\.lang\\.IllegalStateException: [^\\]]*\\]",
+          "WARN Grace period of \\d+ ms ended with \\d+ calls still running; closing connections");
+    } finally {
+      logs.close();
+    }
+  }
+
   private static final long WAIT = StreamTesting.WAIT;
   private static final int DEFAULT_WINDOW = StreamTesting.DEFAULT_WINDOW;
 

@@ -1,17 +1,20 @@
 package io.rpcx.testsuite;
 
-import io.rpcx.testsupport.TestCertificates;
+import io.rpcx.internal.testing.TestCertificates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.TlsConfig;
 import io.rpcx.core.UnavailableException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,6 +27,26 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TlsTest {
+  /** What this class's tests may log: the connection each TLS mistake closes. */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Closing connection (from /127\\.0\\.0\\.1|to 127\\.0\\.0\\.1):\\d+: TLS failed:"
+              + " .*");
+    } finally {
+      logs.close();
+    }
+  }
+
   @TempDir static Path directory;
 
   static TestCertificates.Authority trusted;

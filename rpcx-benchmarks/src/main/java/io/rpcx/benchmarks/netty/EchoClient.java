@@ -8,11 +8,13 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.DefaultChannelPromise;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.util.internal.PlatformDependent;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -162,7 +164,11 @@ final class EchoClient implements AutoCloseable {
       scheduleDrain();
     } else {
       request.setInt(0, id);
-      ChannelFuture write = channel.writeAndFlush(request);
+      // Notified on the thread that completes the write: a call racing close() finds the event
+      // loop stopped, and a listener run there could not be (Netty would log an ERROR).
+      ChannelFuture write =
+          channel.writeAndFlush(
+              request, new DefaultChannelPromise(channel, ImmediateEventExecutor.INSTANCE));
       write.addListener(
           f -> {
             if (!f.isSuccess()) {

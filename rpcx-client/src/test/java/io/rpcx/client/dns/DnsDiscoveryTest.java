@@ -12,8 +12,8 @@ import io.rpcx.client.internal.call.TestCalls;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.discovery.ServiceDiscovery;
 import io.rpcx.core.discovery.ServiceEndpoint;
-import io.rpcx.testsupport.Dnsmasq;
-import io.rpcx.testsupport.LogCapture;
+import io.rpcx.internal.testing.Dnsmasq;
+import io.rpcx.internal.testing.LogCapture;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -150,7 +150,7 @@ class DnsDiscoveryTest {
   void aFailedLookupKeepsTheLastGoodListAndSaysWhy() throws Exception {
     dns = new Dnsmasq(1);
     dns.hosts("127.0.0.2 orders.test", "127.0.0.3 orders.test");
-    try (LogCapture log = new LogCapture("io.rpcx.client")) {
+    try (LogCapture log = LogCapture.of("io.rpcx.client")) {
       discovery = builder().everyService("dns:///orders.test:9000")
           .queryTimeout(Duration.ofMillis(300)).build();
       subscription = discovery.subscribe("orders", listener);
@@ -160,7 +160,7 @@ class DnsDiscoveryTest {
       assertTrue(
           problem.startsWith("DNS lookup of orders.test (A) at " + dns.hostAndPort() + " failed: "),
           problem);
-      assertEquals(List.of(problem + "; keeping the 2 servers known"), log.warnings("DNS lookup"));
+      assertEquals(List.of(problem + "; keeping the 2 servers known"), log.warningsContaining("DNS lookup"));
       assertEquals(1, lists.size(), "no other list");
 
       dns.start();
@@ -177,14 +177,14 @@ class DnsDiscoveryTest {
   void anAnswerWithNoRecordKeepsTheLastGoodListAndSaysWhy() throws Exception {
     dns = new Dnsmasq(1);
     dns.hosts("127.0.0.2 orders.test");
-    try (LogCapture log = new LogCapture("io.rpcx.client")) {
+    try (LogCapture log = LogCapture.of("io.rpcx.client")) {
       discovery = builder().everyService("dns:///orders.test:9000").build();
       subscription = discovery.subscribe("orders", listener);
       dns.hosts("127.0.0.9 other.test");
       String expected =
           "DNS has no A or AAAA record for orders.test (asked " + dns.hostAndPort() + ")";
       await(() -> problems.contains(expected), () -> "'" + expected + "' in " + problems, 10);
-      assertEquals(List.of(expected + "; keeping the 1 servers known"), log.warnings("no A or AAAA"));
+      assertEquals(List.of(expected + "; keeping the 1 servers known"), log.warningsContaining("no A or AAAA"));
       assertEquals(List.of("127.0.0.2:9000"), addresses());
     }
   }
@@ -192,21 +192,21 @@ class DnsDiscoveryTest {
   @Test
   void aNameWithNoRecordFromTheStartFailsWithTheReason() throws Exception {
     dns = new Dnsmasq(1);
-    try (LogCapture log = new LogCapture("io.rpcx.client")) {
+    try (LogCapture log = LogCapture.of("io.rpcx.client")) {
       discovery = builder().everyService("dns:///orders.test:9000").build();
       subscription = discovery.subscribe("orders", listener);
       assertEquals(List.of(), lists);
       assertEquals(
           List.of("DNS has no A or AAAA record for orders.test (asked " + dns.hostAndPort() + ")"),
           problems);
-      assertEquals(1, log.warnings("no A or AAAA").size());
+      assertEquals(1, log.warningsContaining("no A or AAAA").size());
     }
   }
 
   @Test
   void aClientWhoseNameHasNoRecordFailsItsCallsAtOnceNamingTheSourceAndWhy() throws Exception {
     dns = new Dnsmasq(1);
-    try (LogCapture log = new LogCapture("io.rpcx.client");
+    try (LogCapture log = LogCapture.of("io.rpcx.client");
         DnsDiscovery empty = builder().everyService("dns:///orders.test:9000").build();
         RpcxClient client = RpcxClient.builder().discovery(empty).build()) {
       TestCalls.Carts carts = client.create(TestCalls.Carts.class);
@@ -219,7 +219,7 @@ class DnsDiscoveryTest {
               + dns.hostAndPort() + ")",
           failure.getMessage());
       assertTrue(millis < 1_000, "failed at once, not after the timeout: " + millis + " ms");
-      assertEquals(1, log.warnings("no A or AAAA record").size());
+      assertEquals(1, log.warningsContaining("no A or AAAA record").size());
     }
   }
 

@@ -14,32 +14,39 @@ import java.time.Duration;
  * Runs the example services:
  *
  * <pre>
- * java -jar rpcx-example-server.jar [--port N] [--bind HOST] [--metrics-port N]
+ * java -jar rpcx-example-server.jar [--port N] [--bind ADDRESS] [--metrics-port N]
  *     [--max-connection-age SECONDS] [--zookeeper HOST:PORT[,...] [--advertise HOST]]
  * </pre>
  *
- * The port defaults to 9000 (0 picks a free one), on every interface unless {@code --bind} names
- * one. With {@code --max-connection-age}, each connection is told to go away once it is that old
- * (grace 30 s), so that clients behind a load balancer spread onto servers added later. With {@code --metrics-port}, every call is
- * measured (rpcx-micrometer) and {@code http://HOST:N/metrics} serves the measurements to
- * Prometheus. With {@code --zookeeper}, the server registers its services there under the address
+ * The port defaults to 9000 (0 picks a free one). The server listens on every interface, and
+ * publishes its reflection service, unless {@code --bind} names the one address to listen on
+ * ({@code 127.0.0.1}: this machine only); the metrics port listens on the same address. With
+ * {@code --max-connection-age}, each connection is told to go away once it is that old (grace
+ * 30 s), so that clients behind a load balancer spread onto servers added later. With
+ * {@code --metrics-port}, every call is measured (rpcx-micrometer) and
+ * {@code http://HOST:N/metrics} serves the measurements to Prometheus. With
+ * {@code --zookeeper}, the server registers its services there under the address
  * {@code --advertise} (default: the first site-local address of this machine) and withdraws them
  * when it stops. Services are found by scanning this package, which works from the runnable jar
  * too.
  */
 public final class ExampleServer implements AutoCloseable {
   private static final String USAGE =
-      "usage: java -jar rpcx-example-server.jar [--port N] [--bind HOST] [--metrics-port N]"
+      "usage: java -jar rpcx-example-server.jar [--port N] [--bind ADDRESS] [--metrics-port N]"
           + " [--max-connection-age SECONDS] [--zookeeper HOST:PORT[,...] [--advertise HOST]]";
 
   private final RpcxServer server;
   private final ZooKeeperRegistry registry;
   private final MetricsEndpoint metrics;
+  /** The address listened on; {@code null} for every interface. */
+  private final String bind;
 
-  private ExampleServer(RpcxServer server, ZooKeeperRegistry registry, MetricsEndpoint metrics) {
+  private ExampleServer(
+      RpcxServer server, ZooKeeperRegistry registry, MetricsEndpoint metrics, String bind) {
     this.server = server;
     this.registry = registry;
     this.metrics = metrics;
+    this.bind = bind;
   }
 
   public static void main(String[] args) throws InterruptedException {
@@ -58,6 +65,11 @@ public final class ExampleServer implements AutoCloseable {
       return;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(running::close, "rpcx-example-shutdown"));
+    if (running.bind == null) {
+      System.out.println("Listening on every interface with the reflection service on: anyone who"
+          + " can reach port " + running.server.port() + " can list and call these services"
+          + " (--bind 127.0.0.1 keeps them to this machine)");
+    }
     System.out.println("RPCX example server ready on port " + running.server.port()
         + " with services " + running.server.services()
         + (running.registry != null ? ", registered in " + running.registry.describe() : "")
@@ -83,14 +95,14 @@ public final class ExampleServer implements AutoCloseable {
       boolean hasValue = i + 1 < args.length;
       if (args[i].equals("--port") && hasValue) {
         port = number(args[i], args[++i]);
+      } else if (args[i].equals("--bind") && hasValue) {
+        bind = args[++i];
       } else if (args[i].equals("--metrics-port") && hasValue) {
         metricsPort = number(args[i], args[++i]);
       } else if (args[i].equals("--zookeeper") && hasValue) {
         zooKeeper = args[++i];
       } else if (args[i].equals("--advertise") && hasValue) {
         advertise = args[++i];
-      } else if (args[i].equals("--bind") && hasValue) {
-        bind = args[++i];
       } else if (args[i].equals("--max-connection-age") && hasValue) {
         maxConnectionAge = number(args[i], args[++i]);
       } else {
@@ -116,7 +128,8 @@ public final class ExampleServer implements AutoCloseable {
       RpcxServerObservations.instrument(builder, observations);
     }
     // The metrics port first: a port in use fails the start before anything else is running.
-    MetricsEndpoint metrics = meters == null ? null : MetricsEndpoint.start(metricsPort, meters);
+    MetricsEndpoint metrics =
+        meters == null ? null : MetricsEndpoint.start(bind, metricsPort, meters);
     ZooKeeperRegistry registry = null;
     RpcxServer server;
     try {
@@ -140,7 +153,7 @@ public final class ExampleServer implements AutoCloseable {
     if (meters != null) {
       new RpcxServerMetrics(server).bindTo(meters);
     }
-    return new ExampleServer(server, registry, metrics);
+    return new ExampleServer(server, registry, metrics, bind);
   }
 
   private static int number(String option, String value) {

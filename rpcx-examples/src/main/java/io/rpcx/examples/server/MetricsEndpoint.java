@@ -16,11 +16,12 @@ final class MetricsEndpoint implements AutoCloseable {
     this.http = http;
   }
 
-  /** Listens on {@code port} (0 picks a free one) of every interface. */
-  static MetricsEndpoint start(int port, PrometheusMeterRegistry registry) {
+  /** Listens on {@code port} (0 picks a free one) of {@code bind} ({@code null}: every interface). */
+  static MetricsEndpoint start(String bind, int port, PrometheusMeterRegistry registry) {
     HttpServer http;
     try {
-      http = HttpServer.create(new InetSocketAddress(port), 0);
+      http = HttpServer.create(
+          bind == null ? new InetSocketAddress(port) : new InetSocketAddress(bind, port), 0);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot serve metrics on port " + port, e);
     }

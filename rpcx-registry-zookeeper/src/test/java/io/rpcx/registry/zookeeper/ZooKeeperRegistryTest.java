@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.core.discovery.ServiceDiscovery;
 import io.rpcx.core.discovery.ServiceEndpoint;
 import io.rpcx.core.discovery.ServiceRegistrar;
+import io.rpcx.internal.testing.LogCapture;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,18 +33,29 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class ZooKeeperRegistryTest {
+  /** What a subscription logs while ZooKeeper is away: it keeps the servers it knew. */
+  private static final String KEEPING =
+      "WARN Lost touch with ZooKeeper \\([A-Z]+\\): keeping the known servers of service 'orders'";
+
   private TestingServer zooKeeper;
   private final List<ZooKeeperRegistry> registries = new ArrayList<>();
+  private LogCapture logs;
 
   @BeforeEach
   void startZooKeeper() throws Exception {
+    logs = LogCapture.warnings("io.rpcx");
     zooKeeper = new TestingServer(true);
   }
 
   @AfterEach
   void stop() throws Exception {
-    registries.forEach(ZooKeeperRegistry::close);
-    zooKeeper.close();
+    try {
+      registries.forEach(ZooKeeperRegistry::close);
+      zooKeeper.close();
+      logs.assertOnly(Level.WARN, KEEPING);
+    } finally {
+      logs.close();
+    }
   }
 
   private ZooKeeperRegistry registry() {
@@ -137,6 +150,21 @@ class ZooKeeperRegistryTest {
         lists.await(list -> list.contains(endpoint(9001)) && list.contains(endpoint(9100)));
     assertEquals(2, seen.size(), "only the valid records at the service level: " + seen);
     hostile.close();
+    String skipping = "WARN Skipping registration node /rpcx/services/orders/";
+    List<String> skipped = new ArrayList<>(logs.await(Level.WARN, 5));
+    skipped.sort(null);
+    assertEquals(
+        List.of(
+            skipping + "bad-port: port: 0 (expected: 1-65535)",
+            skipping + "empty: no data",
+            skipping + "garbage: first line is not 'rpcx-endpoint 1' (an RPCX registration of"
+                + " another version, or not one)",
+            skipping + "huge: 20000 bytes (expected: at most 16384)",
+            skipping + "json: first line is not 'rpcx-endpoint 1' (an RPCX registration of another"
+                + " version, or not one)"),
+        skipped);
+    logs.close(); // checked: nothing else may have been logged
+    logs = LogCapture.warnings("io.rpcx");
   }
 
   @Test

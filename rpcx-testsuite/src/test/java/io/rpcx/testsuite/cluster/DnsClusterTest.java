@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.rpcx.client.DnsDiscovery;
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.RpcxClient;
-import io.rpcx.testsupport.Dnsmasq;
+import io.rpcx.internal.testing.Dnsmasq;
 import io.rpcx.server.RpcxServer;
 import java.io.IOException;
 import java.net.InetAddress;

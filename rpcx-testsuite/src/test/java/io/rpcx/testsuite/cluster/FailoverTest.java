@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.UnavailableException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import io.rpcx.testsuite.FaultProxy;
 import java.time.Duration;
@@ -23,7 +25,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,6 +40,30 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class FailoverTest {
+  /**
+   * What this class's tests may log: the ejection of the servers it kills, stopped with calls in
+   * flight.
+   */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
+              + " row; probing it in the background",
+          "WARN Grace period of \\d+ ms ended with \\d+ calls still running; closing connections");
+    } finally {
+      logs.close();
+    }
+  }
+
   private final Map<String, Integer> executions = new ConcurrentHashMap<>();
   private final List<RpcxServer> servers = new ArrayList<>();
   private final List<FaultProxy> proxies = new ArrayList<>();

@@ -3,8 +3,10 @@ package io.rpcx.testsuite.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.LoadBalancing;
 import io.rpcx.client.RpcxClient;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.RpcxServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +21,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,6 +34,30 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class LoadBalancingTest {
+  /**
+   * What this class's tests may log: servers stopped at once (no grace period) with a call still
+   * in flight, and their ejection.
+   */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Grace period of \\d+ ms ended with \\d+ calls still running; closing connections",
+          "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
+              + " row; probing it in the background");
+    } finally {
+      logs.close();
+    }
+  }
+
   private final List<RpcxServer> servers = new ArrayList<>();
   private final List<ClusterServiceImpl> implementations = new ArrayList<>();
   private final List<String> addresses = new ArrayList<>();

@@ -3,9 +3,11 @@ package io.rpcx.testsuite.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.RpcxException;
+import io.rpcx.internal.testing.LogCapture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +30,26 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class RestartTest {
+  /** What this class's tests may log: the ejection of the server it restarts. */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
+              + " row; probing it in the background");
+    } finally {
+      logs.close();
+    }
+  }
+
   private static final int CALLERS = 64;
 
   @Test

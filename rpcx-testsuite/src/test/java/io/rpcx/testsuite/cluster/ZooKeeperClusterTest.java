@@ -3,10 +3,12 @@ package io.rpcx.testsuite.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.LoadBalancing;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.RpcxException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -42,6 +46,31 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(180)
 class ZooKeeperClusterTest {
+  /**
+   * What this class's tests may log: the ejection of the server it crashes, and the list kept while
+   * ZooKeeper restarts.
+   */
+  private static LogCapture logs;
+
+  @BeforeAll
+  static void captureLogs() {
+    logs = LogCapture.warnings("io.rpcx");
+  }
+
+  @AfterAll
+  static void onlyWhatTheTestsProvoked() {
+    try {
+      logs.assertOnly(
+          Level.WARN,
+          "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
+              + " row; probing it in the background",
+          "WARN Lost touch with ZooKeeper \\([A-Z]+\\): keeping the known servers of service"
+              + " 'cluster'");
+    } finally {
+      logs.close();
+    }
+  }
+
   private static final int CALLERS = 200;
 
   private TestingServer zooKeeper;

@@ -16,9 +16,11 @@ import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ProtocolException;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SchemaFrames;
+import io.rpcx.internal.testing.JazzerOutput;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
 
 /**
  * Whatever a server sends as SCHEMA and REPLY frames, the client either returns a value of the
@@ -26,6 +28,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * regression inputs replay in every build; {@code JAZZER_FUZZ=1} fuzzes for longer.
  */
 class ReplyHandlingFuzzTest {
+  @BeforeAll
+  static void quietJazzer() {
+    JazzerOutput.quiet(); // before its agent is installed, which notes every class it instruments
+  }
+
 
   /** A result type with nested POJOs, collections and JDK values. */
   public static final class Order {

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.internal.call.CallOutcome;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.TestCalls;
 import io.rpcx.client.internal.config.Ejection;
+import io.rpcx.internal.testing.LogCapture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,10 +30,21 @@ class MemberTest {
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
   private final TestChannel channel = new TestChannel("10.0.0.1:9000");
   private final Member member = member(new Ejection(3, 40, 1_000));
+  /** An ejection's log line: the server, for how long, after how many failures. */
+  private static final String EJECTED =
+      "WARN Ejecting 10\\.0\\.0\\.1:9000 for at least \\d+ ms after 3 failed calls in a row;"
+          + " probing it in the background";
+
+  private final LogCapture logs = LogCapture.of(Member.class);
 
   @AfterEach
   void stopScheduler() {
     scheduler.shutdownNow();
+    try {
+      logs.assertOnly(Level.WARN, EJECTED);
+    } finally {
+      logs.close();
+    }
   }
 
   private Member member(Ejection ejection) {
@@ -69,6 +82,8 @@ class MemberTest {
     await(() -> channel.probes.get() >= 3);
     assertTrue(member.state(System.nanoTime()) != EndpointStatus.State.AVAILABLE, "probes fail: still out");
     assertEquals(0, member.inFlight(), "probes are not calls");
+    assertEquals(1, logs.lines(Level.WARN).size(), logs::all);
+    assertTrue(logs.lines(Level.WARN).get(0).matches(EJECTED), logs::all);
   }
 
   @Test

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.internal.call.CallOutcome;
 import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.TestCalls;
 import io.rpcx.client.internal.config.Ejection;
+import io.rpcx.internal.testing.LogCapture;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -148,10 +150,19 @@ class PickersTest {
     Member[] members = members(3);
     RingHashPicker ring = new RingHashPicker(members);
     Member home = ring.pick(TestCalls.call("load", "alice"), 0);
-    for (int i = 0; i < EJECTION.consecutiveFailures(); i++) {
-      PendingCall call = TestCalls.call("load", "alice");
-      home.start(call);
-      home.ended(call, CallOutcome.UNAVAILABLE);
+    try (LogCapture logs = LogCapture.of(Member.class)) {
+      for (int i = 0; i < EJECTION.consecutiveFailures(); i++) {
+        PendingCall call = TestCalls.call("load", "alice");
+        home.start(call);
+        home.ended(call, CallOutcome.UNAVAILABLE);
+      }
+      assertEquals(1, logs.lines(Level.WARN).size(), logs::all);
+      assertTrue(
+          logs.lines(Level.WARN).get(0).matches(
+              "WARN Ejecting " + home.address() + " for at least \\d+ ms after "
+                  + EJECTION.consecutiveFailures() + " failed calls in a row; probing it in the"
+                  + " background"),
+          logs::all);
     }
     Member elsewhere = ring.pick(TestCalls.call("load", "alice"), System.nanoTime());
     assertNotSame(home, elsewhere);

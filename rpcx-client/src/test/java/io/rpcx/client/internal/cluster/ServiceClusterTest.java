@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.LoadBalancing;
 import io.rpcx.client.internal.call.CallOutcome;
@@ -14,6 +15,7 @@ import io.rpcx.client.internal.config.Ejection;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.discovery.ServiceDiscovery;
 import io.rpcx.core.discovery.ServiceEndpoint;
+import io.rpcx.internal.testing.LogCapture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,10 +80,18 @@ class ServiceClusterTest {
         down = member;
       }
     }
-    for (int i = 0; i < 5; i++) {
-      PendingCall call = TestCalls.call("peek", "x");
-      down.start(call);
-      down.ended(call, CallOutcome.UNAVAILABLE);
+    try (LogCapture logs = LogCapture.of(Member.class)) {
+      for (int i = 0; i < 5; i++) {
+        PendingCall call = TestCalls.call("peek", "x");
+        down.start(call);
+        down.ended(call, CallOutcome.UNAVAILABLE);
+      }
+      assertEquals(1, logs.lines(Level.WARN).size(), logs::all);
+      assertTrue(
+          logs.lines(Level.WARN).get(0).matches(
+              "WARN Ejecting " + DOWN + " for at least \\d+ ms after 5 failed calls in a row;"
+                  + " probing it in the background"),
+          logs::all);
     }
     assertNotEquals(EndpointStatus.State.AVAILABLE, down.state(System.nanoTime()), "ejected");
     int reachedBefore = reachedDown.get();

@@ -20,6 +20,37 @@ public final class Preface {
     return new byte[] {'R', 'P', 'C', 'X', 0, (byte) VERSION, 0, 0};
   }
 
+  /**
+   * What {@code received} (the first 8 bytes of a connection, not RPCX's) is when it starts a TLS
+   * record (content type 20 to 23, then major version 3): "a TLS ClientHello", "a TLS alert", ...;
+   * {@code null} otherwise. A TLS peer on a connection without TLS is the most common wrong
+   * preface, and its bytes say nothing to a person.
+   */
+  public static String tlsRecord(byte[] received) {
+    if (received.length < 6 || received[1] != 3 || (received[2] & 0xff) > 4) {
+      return null;
+    }
+    switch (received[0]) {
+      case 20:
+        return "a TLS ChangeCipherSpec record";
+      case 21:
+        return "a TLS alert";
+      case 22:
+        switch (received[5]) {
+          case 1:
+            return "a TLS ClientHello";
+          case 2:
+            return "a TLS ServerHello";
+          default:
+            return "a TLS handshake record";
+        }
+      case 23:
+        return "a TLS application data record";
+      default:
+        return null;
+    }
+  }
+
   /** Describes up to the first 8 received bytes for an error message: hex, plus text if printable. */
   public static String describe(byte[] received, int length) {
     StringBuilder hex = new StringBuilder("0x");

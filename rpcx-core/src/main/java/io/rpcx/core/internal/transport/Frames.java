@@ -66,7 +66,7 @@ public final class Frames {
    * A payload expected to be up to 64 KiB ({@code sizeHint}: the last one's size) is encoded into
    * a heap array and copied into an exactly sized pooled buffer at once: a heap array takes the
    * codec's many small writes for less than a Netty buffer, which checks bounds and its reference
-   * count on every write (docs/BENCHMARKS.md, "Small frames staged on the heap"). A payload
+   * count on every write (docs/benchmarks/HISTORY.md, "Small frames staged on the heap"). A payload
    * expected to be larger, or found larger than {@link #MAX_STAGED} while staging (then {@code
    * payload} writes again), goes straight into the pooled buffer, so bulk bytes are not copied
    * twice.

@@ -92,8 +92,12 @@ public final class PrefaceHandler extends ByteToMessageDecoder {
         | ((received[2] & 0xff) << 8) | (received[3] & 0xff);
     int version = ((received[4] & 0xff) << 8) | (received[5] & 0xff);
     if (magic != Preface.MAGIC) {
-      fail(ctx, "invalid preface " + Preface.describe(received, received.length) + ": not an RPCX "
-          + (server ? "client" : "server"));
+      String tls = Preface.tlsRecord(received);
+      String peer = server ? "client" : "server";
+      fail(ctx, "invalid preface " + Preface.describe(received, received.length) + ": "
+          + (tls == null ? "not an RPCX " + peer
+              : tls + ": the " + peer + " uses TLS, and this " + (server ? "server" : "client")
+                  + " does not (give both sides a TlsConfig, or neither)"));
       return;
     }
     if (version != Preface.VERSION) {

@@ -10,8 +10,10 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import io.rpcx.core.internal.protocol.FrameType;
+import io.rpcx.internal.testing.JazzerOutput;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 
 /**
  * Arbitrary bytes, arriving in arbitrary pieces, either become whole frames or a framing error;
@@ -20,6 +22,11 @@ import java.util.List;
  * (docs/RELIABILITY.md).
  */
 class FrameDecoderFuzzTest {
+  @BeforeAll
+  static void quietJazzer() {
+    JazzerOutput.quiet(); // before its agent is installed, which notes every class it instruments
+  }
+
   private static final int LIMIT = 4096;
 
   @FuzzTest(maxDuration = "10m")

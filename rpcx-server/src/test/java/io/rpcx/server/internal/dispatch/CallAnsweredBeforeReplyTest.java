@@ -2,12 +2,14 @@ package io.rpcx.server.internal.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import io.rpcx.core.internal.protocol.RequestWriter;
+import io.rpcx.internal.testing.LogCapture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +93,11 @@ class CallAnsweredBeforeReplyTest {
         call -> {
           throw new RejectedExecutionException("all 1 worker threads are busy");
         };
-    dispatcher(full).onRequest(connection, request("echo", 0));
+    try (LogCapture logs = LogCapture.of(RequestDispatcher.class)) {
+      dispatcher(full).onRequest(connection, request("echo", 0));
+      logs.assertLines(
+          Level.TRACE, "WARN Rejected greeter/echo from test peer: all 1 worker threads are busy");
+    }
     assertEquals(
         List.of("start", "answered", "error RESOURCE_EXHAUSTED", "finished"), connection.events);
   }

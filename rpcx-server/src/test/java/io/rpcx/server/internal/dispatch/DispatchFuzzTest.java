@@ -8,10 +8,12 @@ import io.rpcx.annotation.RPCXServer;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.protocol.ByteBufferPayload;
 import io.rpcx.core.internal.protocol.Payload;
+import io.rpcx.internal.testing.JazzerOutput;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
 
 /**
  * Any request payload gets exactly one outcome — a reply (a value or an error) or the connection
@@ -19,6 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * regression inputs replay in every build; {@code JAZZER_FUZZ=1} fuzzes for longer.
  */
 class DispatchFuzzTest {
+  @BeforeAll
+  static void quietJazzer() {
+    JazzerOutput.quiet(); // before its agent is installed, which notes every class it instruments
+  }
+
 
   /** A service interface with POJO, collection and map parameters. */
   public interface Shapes {

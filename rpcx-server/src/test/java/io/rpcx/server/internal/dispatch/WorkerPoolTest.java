@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import io.rpcx.internal.testing.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,14 +121,20 @@ class WorkerPoolTest {
   @Test
   void aCallThatThrowsIsCountedAsFinishedAndTheThreadServesOn() throws InterruptedException {
     pool = WorkerPool.create(1, 5, "test-worker-");
-    pool.execute(
-        () -> {
-          throw new IllegalStateException("a bug in a call");
-        });
-    AtomicInteger ran = new AtomicInteger();
-    runAndWait(pool, ran::incrementAndGet);
-    assertEquals(1, ran.get());
-    assertEquals(1, pool.threads());
+    try (LogCapture logs = LogCapture.of(WorkerPool.class)) {
+      pool.execute(
+          () -> {
+            throw new IllegalStateException("a bug in a call");
+          });
+      AtomicInteger ran = new AtomicInteger();
+      runAndWait(pool, ran::incrementAndGet);
+      assertEquals(1, ran.get());
+      assertEquals(1, pool.threads());
+      logs.assertLines(
+          Level.TRACE,
+          "ERROR A call failed outside its own error handling [java.lang.IllegalStateException: a"
+              + " bug in a call]");
+    }
   }
 
   @Test

@@ -9,8 +9,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.env.Environment;
 
 /**
- * Reports a {@link InvalidRpcxPropertyException}: the property, its value and where it was set,
- * and the values it accepts.
+ * Reports a {@link InvalidRpcxPropertyException}: the property, its value as it was written and
+ * where it was set, and the values it accepts.
  */
 class InvalidRpcxPropertyFailureAnalyzer
     extends AbstractFailureAnalyzer<InvalidRpcxPropertyException> {
@@ -25,17 +25,21 @@ class InvalidRpcxPropertyFailureAnalyzer
     if (cause.description() != null) {
       return new FailureAnalysis(cause.description(), cause.action(), cause);
     }
-    String origin = origin(cause.property());
+    ConfigurationProperty set = configured(cause.property());
+    Object value = set == null || set.getValue() == null ? cause.value() : set.getValue();
     return new FailureAnalysis(
-        "The property " + cause.property() + " has the value \"" + cause.value() + "\""
-            + (origin == null ? "" : " (from " + origin + ")")
+        "The property " + cause.property() + " has the value \"" + value + "\""
+            + (set == null || set.getOrigin() == null ? "" : " (from " + set.getOrigin() + ")")
             + ", which RPCX does not accept.",
         "Set " + cause.property() + " to a value RPCX accepts: " + cause.accepted() + ".",
         cause);
   }
 
-  /** Where the property was set, if the environment can tell. */
-  private String origin(String property) {
+  /**
+   * The property as it was set, if the environment can tell: its value as the user wrote it
+   * ({@code -1s}, where the bound value would print as {@code PT-1S}) and where.
+   */
+  private ConfigurationProperty configured(String property) {
     if (environment == null) {
       return null;
     }
@@ -45,8 +49,8 @@ class InvalidRpcxPropertyFailureAnalyzer
     }
     for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
       ConfigurationProperty found = source.getConfigurationProperty(name);
-      if (found != null && found.getOrigin() != null) {
-        return found.getOrigin().toString();
+      if (found != null) {
+        return found;
       }
     }
     return null;

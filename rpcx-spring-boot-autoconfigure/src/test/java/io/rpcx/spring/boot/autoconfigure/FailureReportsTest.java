@@ -4,32 +4,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.rpcx.core.UnsupportedRuntimeException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.spring.boot.autoconfigure.greeter.ClientApp;
 import io.rpcx.spring.boot.autoconfigure.greeter.ServerApp;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * A bad {@code rpcx.*} value fails the start with Spring Boot's failure report, naming the
  * property, its value, where it was set, and what RPCX accepts; so do versions RPCX cannot run
- * with.
+ * with. The reports are captured from the log, where Spring Boot writes them.
  */
-@ExtendWith(OutputCaptureExtension.class)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FailureReportsTest {
 
   @Test
-  void aServerSettingTheBuilderRefuses(CapturedOutput output) {
+  void aServerSettingTheBuilderRefuses() {
     assertReport(
-        output,
         start(ServerApp.class, "--rpcx.server.worker-threads=0"),
         "The property rpcx.server.worker-threads has the value \"0\" (from \"rpcx.server.worker-threads\""
             + " from property source \"commandLineArgs\"), which RPCX does not accept.",
@@ -37,16 +37,14 @@ class FailureReportsTest {
   }
 
   @Test
-  void aStreamWindowTheBuilderRefuses(CapturedOutput output) {
+  void aStreamWindowTheBuilderRefuses() {
     assertReport(
-        output,
         start(ServerApp.class, "--rpcx.server.max-stream-window=0"),
         "The property rpcx.server.max-stream-window has the value \"0\" (from"
             + " \"rpcx.server.max-stream-window\" from property source \"commandLineArgs\"), which"
             + " RPCX does not accept.",
         "Set rpcx.server.max-stream-window to a value RPCX accepts: >= 1.");
     assertReport(
-        output,
         start(
             ClientApp.class,
             "--rpcx.client.target=127.0.0.1:9000",
@@ -58,9 +56,8 @@ class FailureReportsTest {
   }
 
   @Test
-  void aPortOutOfRange(CapturedOutput output) {
+  void aPortOutOfRange() {
     assertReport(
-        output,
         start(ServerApp.class, "--rpcx.server.port=70000"),
         "The property rpcx.server.port has the value \"70000\" (from \"rpcx.server.port\" from"
             + " property source \"commandLineArgs\"), which RPCX does not accept.",
@@ -68,9 +65,8 @@ class FailureReportsTest {
   }
 
   @Test
-  void aTargetWithoutAPort(CapturedOutput output) {
+  void aTargetWithoutAPort() {
     assertReport(
-        output,
         start(ClientApp.class, "--rpcx.client.target=localhost"),
         "The property rpcx.client.target has the value \"localhost\" (from \"rpcx.client.target\""
             + " from property source \"commandLineArgs\"), which RPCX does not accept.",
@@ -78,9 +74,8 @@ class FailureReportsTest {
   }
 
   @Test
-  void targetsOfAServiceNoInterfaceCalls(CapturedOutput output) {
+  void targetsOfAServiceNoInterfaceCalls() {
     assertReport(
-        output,
         start(
             ClientApp.class,
             "--rpcx.client.target=127.0.0.1:9000",
@@ -92,9 +87,8 @@ class FailureReportsTest {
   }
 
   @Test
-  void aServiceWithoutServers(CapturedOutput output) {
+  void aServiceWithoutServers() {
     assertReport(
-        output,
         start(ClientApp.class),
         "Service 'greeter' (io.rpcx.spring.boot.autoconfigure.greeter.Greeter) has no servers:"
             + " rpcx.client.services.greeter.targets, rpcx.client.target and"
@@ -106,20 +100,28 @@ class FailureReportsTest {
   }
 
   @Test
-  void aFrameLimitBeyondWhatAnIntHolds(CapturedOutput output) {
+  void aFrameLimitBeyondWhatAnIntHolds() {
     assertReport(
-        output,
         start(ClientApp.class, "--rpcx.client.target=127.0.0.1:9000", "--rpcx.client.max-frame-size=3GB"),
-        "The property rpcx.client.max-frame-size has the value \"3221225472B\" (from"
+        "The property rpcx.client.max-frame-size has the value \"3GB\" (from"
             + " \"rpcx.client.max-frame-size\" from property source \"commandLineArgs\"), which RPCX"
             + " does not accept.",
         "Set rpcx.client.max-frame-size to a value RPCX accepts: 0B to 2147483647B.");
   }
 
   @Test
-  void anSslBundleThatIsNotConfigured(CapturedOutput output) {
+  void aDurationIsEchoedAsItWasWrittenNotAsJavaPrintsIt() {
     assertReport(
-        output,
+        start(ClientApp.class, "--rpcx.client.target=127.0.0.1:9000", "--rpcx.client.default-timeout=-1s"),
+        "The property rpcx.client.default-timeout has the value \"-1s\" (from"
+            + " \"rpcx.client.default-timeout\" from property source \"commandLineArgs\"), which RPCX"
+            + " does not accept.",
+        "Set rpcx.client.default-timeout to a value RPCX accepts: > 0.");
+  }
+
+  @Test
+  void anSslBundleThatIsNotConfigured() {
+    assertReport(
         start(ServerApp.class, "--rpcx.server.ssl.bundle=missing"),
         "The property rpcx.server.ssl.bundle has the value \"missing\" (from"
             + " \"rpcx.server.ssl.bundle\" from property source \"commandLineArgs\"), which RPCX"
@@ -129,10 +131,9 @@ class FailureReportsTest {
   }
 
   @Test
-  void aTargetBesideZooKeeper(CapturedOutput output) {
+  void aTargetBesideZooKeeper() {
     // rpcx.zookeeper needs a ZooKeeper only when it registers or subscribes: the check comes first
     assertReport(
-        output,
         start(
             ClientApp.class,
             "--rpcx.client.target=127.0.0.1:9000",
@@ -183,25 +184,51 @@ class FailureReportsTest {
     assertEquals(refusal.getMessage(), analysis.getDescription() + " " + analysis.getAction());
   }
 
-  private static Throwable start(Class<?> application, String... arguments) {
-    return assertThrows(
-        Throwable.class,
-        () ->
-            new SpringApplicationBuilder(application)
-                .web(WebApplicationType.NONE)
-                .run(arguments)
-                .close());
+  /** A start that failed, and what it logged. */
+  private record Failed(Throwable failure, List<String> warnings, List<String> errors) {}
+
+  private static Failed start(Class<?> application, String... arguments) {
+    try (LogCapture logs = LogCapture.of("org.springframework", "io.rpcx")) {
+      Throwable failure =
+          assertThrows(
+              Throwable.class,
+              () ->
+                  new SpringApplicationBuilder(application)
+                      .web(WebApplicationType.NONE)
+                      .run(arguments)
+                      .close());
+      List<String> warnings = new ArrayList<>();
+      List<String> errors = new ArrayList<>();
+      for (ILoggingEvent event : logs.events()) {
+        if (event.getLevel() == Level.ERROR) {
+          errors.add(event.getFormattedMessage());
+        } else if (event.getLevel() == Level.WARN) {
+          warnings.add(event.getFormattedMessage());
+        }
+      }
+      return new Failed(failure, warnings, errors);
+    }
   }
 
-  /** Spring Boot printed the report with exactly this description and action. */
-  private static void assertReport(
-      CapturedOutput output, Throwable failure, String description, String action) {
+  /**
+   * Spring Boot logged the report with exactly this description and action, and nothing else but
+   * the context's note that it cancelled its start.
+   */
+  private static void assertReport(Failed failed, String description, String action) {
     String report =
         "Description:" + System.lineSeparator() + System.lineSeparator() + description
             + System.lineSeparator() + System.lineSeparator() + "Action:" + System.lineSeparator()
             + System.lineSeparator() + action + System.lineSeparator();
+    assertEquals(1, failed.errors().size(), () -> "one report after " + failed);
     assertTrue(
-        output.getOut().contains(report) || output.getErr().contains(report),
-        () -> "expected the report\n" + report + "\nafter " + failure + "\nin\n" + output);
+        failed.errors().get(0).contains("APPLICATION FAILED TO START")
+            && failed.errors().get(0).contains(report),
+        () -> "expected the report\n" + report + "\nafter " + failed.failure() + "\nin\n"
+            + failed.errors().get(0));
+    assertEquals(1, failed.warnings().size(), failed::toString);
+    assertTrue(
+        failed.warnings().get(0).startsWith(
+            "Exception encountered during context initialization - cancelling refresh attempt: "),
+        failed::toString);
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.CallResult;
 import io.rpcx.client.ClientCall;
 import io.rpcx.client.ClientInterceptor;
@@ -14,6 +15,7 @@ import io.rpcx.core.CallTimeoutException;
 import io.rpcx.core.NotFoundException;
 import io.rpcx.core.UnauthenticatedException;
 import io.rpcx.core.reflection.ReflectionService;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.server.ServerInterceptor;
 import io.rpcx.spring.boot.RpcxClientBuilderCustomizer;
 import io.rpcx.spring.boot.RpcxServerBuilderCustomizer;
@@ -90,9 +92,13 @@ class PropertiesTest {
   @Test
   void grpcOnThePortUnlessTurnedOff() throws Exception {
     try (ConfigurableApplicationContext withGrpc = Apps.server();
-        ConfigurableApplicationContext without = Apps.server("rpcx.server.grpc.enabled=false")) {
+        ConfigurableApplicationContext without = Apps.server("rpcx.server.grpc.enabled=false");
+        LogCapture log = LogCapture.of("io.rpcx")) {
       assertEquals(SETTINGS, firstFrameType(Apps.port(withGrpc)), "HTTP/2's SETTINGS");
       assertEquals(-1, firstFrameType(Apps.port(without)), "closed: not an RPCX preface");
+      assertTrue(
+          log.awaitLine(Level.WARN, ".*invalid preface 0x505249202a.*"),
+          "the RPCX-only server says what it was sent: " + log.all());
     }
   }
 

@@ -3,7 +3,9 @@ package io.rpcx.spring.boot.autoconfigure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.core.UnavailableException;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.spring.boot.autoconfigure.greeter.Greeter;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -43,7 +45,7 @@ class TlsBundleTest {
   }
 
   @Test
-  void mutualTlsFromBundles() {
+  void mutualTlsFromBundles() throws InterruptedException {
     try (ConfigurableApplicationContext server =
             Apps.server(
                 properties(
@@ -65,13 +67,21 @@ class TlsBundleTest {
                 "rpcx.client.ssl.bundle=rpcx-client",
                 "rpcx.client.connect-timeout=2s")) {
       assertEquals("Hello, Ada", withKey.getBean(Greeter.class).greet("Ada"));
-      assertThrows(
-          UnavailableException.class, () -> withoutKey.getBean(Greeter.class).greet("Ada"));
+      try (LogCapture logs = LogCapture.of("io.rpcx")) {
+        assertThrows(
+            UnavailableException.class, () -> withoutKey.getBean(Greeter.class).greet("Ada"));
+        logs.assertMatching(
+            Level.WARN,
+            "WARN Closing connection from /127\\.0\\.0\\.1:\\d+: TLS failed: Empty client"
+                + " certificate chain",
+            "WARN Closing connection to 127\\.0\\.0\\.1:\\d+: TLS failed: Received fatal alert:"
+                + " bad_certificate \\(the server requires a client certificate it trusts.*");
+      }
     }
   }
 
   @Test
-  void callsOverTlsFromBundles() {
+  void callsOverTlsFromBundles() throws InterruptedException {
     try (ConfigurableApplicationContext server =
             Apps.server(
                 properties(
@@ -83,7 +93,13 @@ class TlsBundleTest {
         ConfigurableApplicationContext plain =
             Apps.client(Apps.port(server), "rpcx.client.connect-timeout=2s")) {
       assertEquals("Hello, Ada", client.getBean(Greeter.class).greet("Ada"));
-      assertThrows(UnavailableException.class, () -> plain.getBean(Greeter.class).greet("Ada"));
+      try (LogCapture logs = LogCapture.of("io.rpcx")) {
+        assertThrows(UnavailableException.class, () -> plain.getBean(Greeter.class).greet("Ada"));
+        logs.assertMatching(
+            Level.WARN,
+            "WARN Closing connection from /127\\.0\\.0\\.1:\\d+: TLS failed: not an SSL/TLS"
+                + " record: 5250435800010000");
+      }
     }
   }
 

@@ -2,9 +2,12 @@ package io.rpcx.spring.boot.autoconfigure;
 
 import static io.rpcx.spring.boot.autoconfigure.GracefulShutdownTest.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
 import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.RpcxClient;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
 import io.rpcx.spring.boot.autoconfigure.greeter.ClientApp;
 import io.rpcx.spring.boot.autoconfigure.greeter.Greeter;
@@ -67,19 +70,31 @@ class ZooKeeperTest {
           "the client to see the first server withdraw");
       assertEquals("Hello, Bo", client.getBean(Greeter.class).greet("Bo"));
 
-      second.close(); // the last one: the client keeps it listed (docs/CLUSTER.md) but cannot reach it
-      await(
-          () -> {
-            try {
-              client.getBean(Greeter.class).greet("Cy");
-            } catch (RuntimeException expected) {
-              // unavailable
-            }
-            return health.health().getStatus().equals(Status.DOWN);
-          },
-          "the client's health to see no server available");
-      Health down = health.health();
-      assertEquals(List.of("greeter"), down.getDetails().get("withoutAvailableServer"));
+      try (LogCapture logs = LogCapture.of("io.rpcx")) {
+        second.close(); // the last one: the client keeps it listed (docs/CLUSTER.md) but cannot reach it
+        await(
+            () -> {
+              try {
+                client.getBean(Greeter.class).greet("Cy");
+              } catch (RuntimeException expected) {
+                // unavailable
+              }
+              return health.health().getStatus().equals(Status.DOWN);
+            },
+            "the client's health to see no server available");
+        Health down = health.health();
+        assertEquals(List.of("greeter"), down.getDetails().get("withoutAvailableServer"));
+        String keeping =
+            "WARN zookeeper 127\\.0\\.0\\.1:\\d+/rpcx lists no server for service 'greeter' any"
+                + " more; keeping \\[" + secondAddress.replace(".", "\\.") + "\\] until it lists"
+                + " some";
+        assertTrue(logs.awaitLine(Level.WARN, keeping), logs::all);
+        logs.assertOnly(
+            Level.WARN,
+            keeping,
+            "WARN Ejecting " + secondAddress.replace(".", "\\.") + " for at least \\d+ ms after"
+                + " \\d+ failed calls in a row; probing it in the background");
+      }
     } finally {
       first.close();
       second.close();

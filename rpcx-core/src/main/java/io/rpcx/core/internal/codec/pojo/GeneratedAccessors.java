@@ -29,10 +29,11 @@ import static io.rpcx.core.internal.codec.pojo.ClassFiles.object;
  * method and (for classes) read them in one loop over a {@code tableswitch}, as protobuf's
  * generated code does.
  *
- * <p>What it was measured to change (docs/BENCHMARKS.md, "Codec work"): encoding a record went from
- * {@code Method.invoke} per component to plain calls of its accessor methods (133 to 89 ns for the
- * {@code infoRecord} shape), and decoding small classes lost the per-field virtual call (info 134
- * to 122 ns). Long lists of POJOs are bound by copying strings, and did not change.
+ * <p>What it was measured to change (docs/benchmarks/HISTORY.md, "Codec work in this session"):
+ * encoding a record went from {@code Method.invoke} per component to plain calls of its accessor
+ * methods (133 to 89 ns for the {@code infoRecord} shape), and decoding small classes lost the
+ * per-field virtual call (info 134 to 122 ns). Long lists of POJOs are bound by copying strings,
+ * and did not change.
  *
  * <p>A class's field is accessed directly ({@code getfield}/{@code putfield} plus its kind's final
  * helper, such as {@code IntField.writeInt}, where the zero checks and tags live) when the class

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * Makes, for a POJO field, a subclass of its {@link PojoField} kind whose {@code write}, {@code
  * readInto} and {@code set} read and write the field with plain {@code getfield}/{@code putfield}
  * instead of {@link Field#get}, which checks the receiver's class on every call (7–14% of the CPU
- * of encoding and decoding lists of POJOs: docs/BENCHMARKS.md). The subclass is a hidden class,
- * a nestmate of the field's declaring class, so private fields are reachable. Its methods have no
+ * of encoding and decoding lists of POJOs: docs/benchmarks/HISTORY.md, "No reflection per
+ * field"). The subclass is a hidden class, a nestmate of the field's declaring class, so private
+ * fields are reachable. Its methods have no
  * branches: each reads or writes the field and calls a final helper of the kind (for instance
  * {@code IntField.writeInt}) where the zero checks and tags live, which the JIT inlines.
  *

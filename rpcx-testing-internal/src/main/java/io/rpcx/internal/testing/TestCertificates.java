@@ -1,4 +1,4 @@
-package io.rpcx.testsupport;
+package io.rpcx.internal.testing;
 
 import java.io.IOException;
 import java.io.StringWriter;

@@ -1,4 +1,4 @@
-package io.rpcx.testsuite.readme;
+package io.rpcx.testsuite.docs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -26,7 +26,7 @@ import org.springframework.stereotype.Service;
 
 /**
  * The Java snippets of README.md, each line as the README has it, in code that compiles:
- * {@code ReadmeSnippetsTest} checks that every line of every snippet is here, in order, so that a
+ * {@link DocSnippetsTest} checks that every line of every snippet is here, in order, so that a
  * README snippet that stops compiling fails the build. Never run (the README's addresses are
  * examples), except the test of "Testing your services", {@link OrderServiceTest}, which the build
  * runs: its server is in-process.

@@ -1,22 +1,38 @@
-package io.rpcx.testsuite.readme;
+package io.rpcx.testsuite.docs;
 
+import io.rpcx.annotation.RPCXClient;
+import io.rpcx.annotation.RPCXServer;
 import io.rpcx.client.DnsDiscovery;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.kubernetes.KubernetesDiscovery;
 import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
 import io.rpcx.server.RpcxServer;
-import io.rpcx.testsuite.readme.ReadmeSnippets.OrderServiceImpl;
 import java.time.Duration;
 
 /**
- * The Java snippets of docs/CLUSTER.md, each line as the page has it, in code that compiles
- * ({@code ReadmeSnippetsTest} checks that every line is here, in order). Never run: the
- * addresses are examples.
+ * The Java snippets of docs/CLUSTER.md, each line as the doc has it, in code that compiles
+ * ({@link DocSnippetsTest}). Never run: the doc's addresses are examples.
  */
 final class ClusterSnippets {
   private ClusterSnippets() {}
 
-  static void zooKeeper() {
+  /** The service the snippets publish. */
+  @RPCXClient(name = "orders")
+  public interface OrderService {
+    String find(long id);
+  }
+
+  @RPCXServer(name = "orders")
+  public static class OrderServiceImpl implements OrderService {
+    @Override
+    public String find(long id) {
+      return "order " + id;
+    }
+  }
+
+  // "ZooKeeper"
+
+  static RpcxClient zooKeeper() {
     ZooKeeperRegistry zooKeeper = ZooKeeperRegistry.builder()
         .connectString("zk1:2181,zk2:2181,zk3:2181")   // or .client(yourCuratorFramework)
         .build();
@@ -30,18 +46,25 @@ final class ClusterSnippets {
 
     // client: finds the servers of each service and follows every change
     RpcxClient client = RpcxClient.builder().discovery(zooKeeper).build();
+    server.stop();
+    return client;
   }
 
-  static void kubernetes() {
+  // "Kubernetes"
+
+  static RpcxClient kubernetes() {
     KubernetesDiscovery kubernetes = KubernetesDiscovery.builder()
         .everyService("rpcx-example-server")   // the Kubernetes Service of every RPCX service
         .service("orders", "orders-server")    // or one per RPCX service
         .portName("rpcx")                      // the Service port RPCX servers listen on
         .build();                              // namespace and token: the pod's own service account
     RpcxClient client = RpcxClient.builder().discovery(kubernetes).build();
+    return client;
   }
 
-  static void dns() {
+  // "DNS"
+
+  static RpcxClient dns() {
     DnsDiscovery dns = DnsDiscovery.of("dns:///rpcx-example-server.shop.svc.cluster.local:9000");
     RpcxClient client = RpcxClient.builder().discovery(dns).build();   // close dns after the client
 
@@ -53,12 +76,17 @@ final class ClusterSnippets {
         .refreshInterval(Duration.ofSeconds(30))     // default 30 s
         .minRefreshInterval(Duration.ofSeconds(1))   // default 1 s
         .build();
+    perService.close();
+    return client;
   }
 
-  static void maxConnectionAge() {
+  // "Rebalancing after scale-up: maximum connection age"
+
+  static RpcxServer maxConnectionAge() {
     RpcxServer server = RpcxServer.builder()
         .service(new OrderServiceImpl())
         .maxConnectionAge(Duration.ofMinutes(5), Duration.ofSeconds(30))  // age ±10%, then grace
         .build().start();
+    return server;
   }
 }
