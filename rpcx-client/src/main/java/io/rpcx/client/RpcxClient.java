@@ -384,6 +384,19 @@ public final class RpcxClient implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Sends the calls of every interface to {@code endpoint}, whatever its annotation says (unless
+     * the interface has its own targets): {@code host:port} for an RPCX server, {@code
+     * grpc://host:port} for a gRPC server that implements the services' exported definitions. Not
+     * with {@link #discovery}.
+     *
+     * @throws InvalidSettingException if it is not an endpoint ({@link ServiceEndpoint#parse})
+     */
+    public Builder target(String endpoint) {
+      this.defaultTarget = List.of(ServiceEndpoint.parse(endpoint));
+      return this;
+    }
+
     /** Sends the calls of {@code serviceInterface} to {@code host:port}. */
     public Builder target(Class<?> serviceInterface, String host, int port) {
       Objects.requireNonNull(host, "host");

@@ -2,6 +2,7 @@ package io.rpcx.interop;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -41,6 +42,21 @@ final class GrpcJavaLogs implements AutoCloseable {
   /** The lines logged so far: level, message and the exception's message. */
   List<String> messages() {
     return List.copyOf(messages);
+  }
+
+  /**
+   * Waits until a line contains {@code text}, at most 10 seconds (grpc-java logs on its own
+   * threads, often after what the test sees); returns whether one did.
+   */
+  boolean awaitLine(String text) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (messages.stream().noneMatch(line -> line.contains(text))) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    return true;
   }
 
   @Override

@@ -114,7 +114,7 @@ class RpcxCallsGrpcTlsTest {
       assertFalse(logs.warningsContaining("TLS failed").isEmpty(), logs.messages(Level.TRACE).toString());
       // The server's side of it: a TLS ClientHello is no HTTP/2 preface.
       assertTrue(
-          peerLogs.messages().stream().anyMatch(line -> line.contains("HTTP/2 client preface string missing or corrupt")),
+          peerLogs.awaitLine("HTTP/2 client preface string missing or corrupt"),
           peerLogs.messages().toString());
     }
   }

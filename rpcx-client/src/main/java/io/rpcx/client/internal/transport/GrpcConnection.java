@@ -497,7 +497,9 @@ final class GrpcConnection implements Connection {
   void onInactive() {
     int previous = state;
     state = CLOSED;
-    closedDraining = previous == DRAINING;
+    // A graceful drain's reason (a retirement, a GOAWAY with NO_ERROR) is not why calls still in
+    // flight were lost; a GOAWAY with an error (too many pings, say) is.
+    closedDraining = previous == DRAINING && drainedGracefully;
     if (active) {
       connector.connectionClosed();
     }
