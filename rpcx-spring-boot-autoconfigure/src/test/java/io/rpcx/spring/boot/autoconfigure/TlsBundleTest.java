@@ -97,8 +97,9 @@ class TlsBundleTest {
         assertThrows(UnavailableException.class, () -> plain.getBean(Greeter.class).greet("Ada"));
         logs.assertMatching(
             Level.WARN,
-            "WARN Closing connection from /127\\.0\\.0\\.1:\\d+: TLS failed: not an SSL/TLS"
-                + " record: 5250435800010000");
+            "WARN Closing connection from /127\\.0\\.0\\.1:\\d+: TLS failed: the client speaks RPCX"
+                + " without TLS \\(a client with no TlsConfig\\), and this port requires TLS \\(not"
+                + " an SSL/TLS record: 5250435800010000\\)");
       }
     }
   }
