@@ -34,7 +34,11 @@ public @interface RPCXClient {
   /** The published name of the remote service; it must match the server's {@link RPCXServer#name()}. */
   String name();
 
-  /** Default host name or IP address of the server; empty means it must be given to the client builder. */
+  /**
+   * Default host name or IP address of the server; empty means it must be given to the client
+   * builder. {@code grpc://host} names a gRPC server that implements the service's exported
+   * definitions (docs/GRPC.md), which the client then calls over gRPC.
+   */
   String address() default "";
 
   /** Default TCP port of the server; 0 means it must be given to the client builder. */

@@ -58,6 +58,20 @@ import java.util.concurrent.Executor;
  * Builder#defaultTimeout(Duration)} (default {@value #DEFAULT_TIMEOUT_MILLIS} ms). Failures are
  * {@link io.rpcx.core.RpcxException}s.
  *
+ * <p><b>gRPC servers.</b> The same interface calls a gRPC server that implements the service's
+ * exported definitions (written in Go or Python from {@code rpcx proto}, say), chosen per server: an
+ * endpoint written {@code grpc://host:port} ({@link Builder#targets(Class, String...)}, {@link
+ * io.rpcx.core.discovery.StaticDiscovery}), or one a discovery lists with the metadata {@code
+ * protocol=grpc} ({@link ServiceEndpoint#PROTOCOL}). Discovery, load balancing, retries, deadlines,
+ * interceptors and metadata work as with RPCX's own servers (docs/GRPC.md, "Calling gRPC servers
+ * from RPCX").
+ *
+ * <pre>{@code
+ * RpcxClient client = RpcxClient.builder()
+ *     .targets(OrderService.class, "grpc://orders-go.internal:50051")
+ *     .build();
+ * }</pre>
+ *
  * <p>{@link #close()} closes the connections; calls still pending fail as unavailable.
  */
 public final class RpcxClient implements AutoCloseable {
@@ -328,7 +342,10 @@ public final class RpcxClient implements AutoCloseable {
       return this;
     }
 
-    /** Connects with TLS ({@link TlsConfig#client()}). */
+    /**
+     * Connects with TLS ({@link TlsConfig#client()}), to gRPC servers too, with HTTP/2 negotiated
+     * by ALPN ({@code h2}).
+     */
     public Builder tls(TlsConfig tls) {
       Objects.requireNonNull(tls, "tls");
       if (tls.isServer()) {
@@ -385,6 +402,19 @@ public final class RpcxClient implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Sends the calls of every interface to {@code endpoint}, whatever its annotation says (unless
+     * the interface has its own targets): {@code host:port} for an RPCX server, {@code
+     * grpc://host:port} for a gRPC server that implements the services' exported definitions. Not
+     * with {@link #discovery}.
+     *
+     * @throws InvalidSettingException if it is not an endpoint ({@link ServiceEndpoint#parse})
+     */
+    public Builder target(String endpoint) {
+      this.defaultTarget = List.of(ServiceEndpoint.parse(endpoint));
+      return this;
+    }
+
     /** Sends the calls of {@code serviceInterface} to {@code host:port}. */
     public Builder target(Class<?> serviceInterface, String host, int port) {
       Objects.requireNonNull(host, "host");
@@ -392,8 +422,9 @@ public final class RpcxClient implements AutoCloseable {
     }
 
     /**
-     * Spreads the calls of {@code serviceInterface} over these servers, each {@code host:port}
-     * (see {@link #loadBalancing(Class, LoadBalancing)}).
+     * Spreads the calls of {@code serviceInterface} over these servers, each {@code host:port} for
+     * an RPCX server or {@code grpc://host:port} for a gRPC server that implements the service's
+     * exported definitions (see {@link #loadBalancing(Class, LoadBalancing)}).
      */
     public Builder targets(Class<?> serviceInterface, String... endpoints) {
       List<ServiceEndpoint> parsed = new ArrayList<>();
@@ -403,7 +434,10 @@ public final class RpcxClient implements AutoCloseable {
       return targets(serviceInterface, parsed);
     }
 
-    /** Spreads the calls of {@code serviceInterface} over these servers. */
+    /**
+     * Spreads the calls of {@code serviceInterface} over these servers, each called in the
+     * protocol it names ({@link ServiceEndpoint#protocol()}).
+     */
     public Builder targets(Class<?> serviceInterface, List<ServiceEndpoint> endpoints) {
       Objects.requireNonNull(serviceInterface, "serviceInterface");
       if (endpoints.isEmpty()) {
@@ -417,7 +451,8 @@ public final class RpcxClient implements AutoCloseable {
     /**
      * Finds the servers of every service in {@code discovery} (ZooKeeper, for example) and follows
      * its changes; interfaces with their own {@link #targets} keep them. Creating a proxy waits
-     * for the discovery's first list of the service.
+     * for the discovery's first list of the service. A server listed with the metadata {@code
+     * protocol=grpc} is called over gRPC.
      */
     public Builder discovery(ServiceDiscovery discovery) {
       this.discovery = Objects.requireNonNull(discovery, "discovery");

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rpcx.annotation.RPCXClient;
 import io.rpcx.client.internal.config.ClientConfig;
 import io.rpcx.client.internal.config.Ejection;
+import io.rpcx.core.InvalidSettingException;
 import io.rpcx.core.discovery.ServiceEndpoint;
 import io.rpcx.core.internal.config.ConnectionSettings;
 import java.time.Duration;
@@ -149,5 +151,30 @@ class RpcxClientBuilderTest {
 
     assertThrows(UnsupportedOperationException.class, () -> after.metadata().put("k", "v"));
     assertThrows(UnsupportedOperationException.class, () -> after.interceptors().clear());
+  }
+
+  @RPCXClient(name = "orders", address = "grpc://127.0.0.1", port = 50051)
+  interface GrpcAnnotated {
+    String status(long order);
+  }
+
+  @Test
+  void anEndpointNamesItsProtocolWhereverItIsWritten() {
+    ServiceEndpoint grpc = ServiceEndpoint.parse("grpc://orders.internal:50051");
+    assertEquals("grpc", grpc.protocol());
+    assertEquals(
+        List.of(grpc), RpcxClient.builder().target("grpc://orders.internal:50051").config().defaultTarget());
+    assertEquals(
+        List.of(ServiceEndpoint.of("orders.internal", 9000)),
+        RpcxClient.builder().target("orders.internal:9000").config().defaultTarget());
+    InvalidSettingException refused =
+        assertThrows(InvalidSettingException.class, () -> RpcxClient.builder().target("http://orders:80"));
+    assertEquals("host:port, rpcx://host:port or grpc://host:port", refused.expected());
+    try (RpcxClient client = RpcxClient.builder().build()) {
+      client.create(GrpcAnnotated.class);
+      assertEquals(
+          List.of("grpc://127.0.0.1:50051"),
+          client.endpoints(GrpcAnnotated.class).stream().map(EndpointStatus::address).toList());
+    }
   }
 }

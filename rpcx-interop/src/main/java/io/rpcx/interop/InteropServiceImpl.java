@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +23,8 @@ import java.util.function.LongFunction;
 public final class InteropServiceImpl implements InteropService {
   private final AtomicInteger cancelledStreams = new AtomicInteger();
   private final BlockingQueue<String> cancellations = new LinkedBlockingQueue<>();
+  /** A permit for each {@link #awaitCancel} call that is listening for its cancellation. */
+  private final Semaphore listening = new Semaphore(0);
 
   /** How many streams this implementation sent were cancelled by their readers. */
   public int cancelledStreams() {
@@ -36,11 +39,20 @@ public final class InteropServiceImpl implements InteropService {
     return cancellations.poll(10, TimeUnit.SECONDS);
   }
 
+  /**
+   * Waits, at most 10 s, until an {@link #awaitCancel} call runs and listens for its cancellation
+   * (one cancelled before its implementation ran never runs it); returns whether one did.
+   */
+  public boolean awaitListening() throws InterruptedException {
+    return listening.tryAcquire(10, TimeUnit.SECONDS);
+  }
+
   @Override
   public String awaitCancel(long millis) {
     RpcxContext call = RpcxContext.current();
     CountDownLatch cancelled = new CountDownLatch(1);
-    RpcxContext.Registration listening = call.onCancel(cancelled::countDown);
+    RpcxContext.Registration registration = call.onCancel(cancelled::countDown);
+    listening.release();
     try {
       if (cancelled.await(millis, TimeUnit.MILLISECONDS)) {
         cancellations.add(call.cancellationReason().orElse("(no reason)"));
@@ -49,7 +61,7 @@ public final class InteropServiceImpl implements InteropService {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      listening.close();
+      registration.close();
     }
     return "not cancelled";
   }

@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FaultInjectionTest {
   /**
-   * What this class's tests may log: the ejection of a server its faults make fail, and a server
+   * What this class's tests may log: the ejection of a server its faults make fail, the server
+   * its faults make close connections before the handshake reported unreachable, and a server
    * stopped with calls in flight.
    */
   private static LogCapture logs;
@@ -56,6 +57,8 @@ class FaultInjectionTest {
           Level.WARN,
           "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
               + " row; probing it in the background",
+          "WARN RPCX server 127\\.0\\.0\\.1:\\d+ is unreachable: .*; no calls go to it until it"
+              + " answers again \\(reconnecting in the background, next attempt in \\d+ ms\\)",
           "WARN Grace period of \\d+ ms ended with \\d+ calls still running; closing connections");
     } finally {
       logs.close();

@@ -79,7 +79,8 @@ class PrefaceTest {
       long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       assertTrue(elapsed >= 250 && elapsed < 4_000, "closed after " + elapsed + " ms");
       assertEquals(
-          "WARN Closing connection from " + silent.localAddress() + ": no RPCX preface within 300 ms",
+          "WARN Closing connection from " + silent.localAddress() + ": no RPCX or HTTP/2 preface"
+              + " within 300 ms",
           theWarning());
     }
   }

@@ -53,7 +53,7 @@ class SilentSocketsTest {
           "WARN Refusing connection from /127\\.0\\.0\\.[123]:\\d+: .*\\(limit"
               + " (maxConnections|maxHandshakingConnections|maxHandshakingConnectionsPerAddress)"
               + " \\d+\\)( \\(\\d+ more connections refused .*\\))?",
-          "WARN Closing connection from /127\\.0\\.0\\.[123]:\\d+: no (RPCX )?preface within 2000 ms");
+          "WARN Closing connection from /127\\.0\\.0\\.[123]:\\d+: no (RPCX or HTTP/2 )?preface within 2000 ms");
     } finally {
       logs.close();
     }

@@ -20,9 +20,16 @@ import java.util.TreeMap;
  * 253 printable characters without spaces, a port in 1-65535, at most 32 metadata entries with keys
  * of at most 64 characters {@code [a-z0-9._-]} and values of at most 256 characters.
  *
+ * <p><b>Protocol.</b> The metadata entry {@value #PROTOCOL} says which protocol the server speaks at
+ * this address: {@value #RPCX} (RPCX's own, also when the entry is absent) or {@value #GRPC} (gRPC
+ * over HTTP/2: an RPCX client then calls it as a gRPC server that implements the service's exported
+ * definitions, docs/GRPC.md). An endpoint written {@code grpc://host:port} has it set; any other
+ * value is refused.
+ *
  * <pre>{@code
  * ServiceEndpoint endpoint = ServiceEndpoint.of("10.0.0.7", 9000, Map.of("zone", "eu-1"));
  * ServiceEndpoint parsed = ServiceEndpoint.parse("orders-1.internal:9000");
+ * ServiceEndpoint grpc = ServiceEndpoint.parse("grpc://orders-go.internal:50051");
  * }</pre>
  */
 public final class ServiceEndpoint {
@@ -37,6 +44,12 @@ public final class ServiceEndpoint {
   public static final String ZONE = "zone";
   /** Metadata key of the machine (Kubernetes node) the server runs on. */
   public static final String NODE = "node";
+  /** The metadata key naming the protocol the server speaks at this address. */
+  public static final String PROTOCOL = "protocol";
+  /** {@value #PROTOCOL} of a server speaking RPCX's own protocol: the default. */
+  public static final String RPCX = "rpcx";
+  /** {@value #PROTOCOL} of a server speaking gRPC (HTTP/2), called through the exported schema. */
+  public static final String GRPC = "grpc";
 
   private final String host;
   private final int port;
@@ -76,17 +89,36 @@ public final class ServiceEndpoint {
       checkMetadataValue(entry.getKey(), entry.getValue());
       copy.put(entry.getKey(), entry.getValue());
     }
+    String protocol = copy.get(PROTOCOL);
+    if (protocol != null && !protocol.equals(RPCX) && !protocol.equals(GRPC)) {
+      throw new InvalidSettingException(
+          "metadata '" + PROTOCOL + "'", protocol, "'" + printable(protocol) + "'",
+          RPCX + " or " + GRPC);
+    }
     return new ServiceEndpoint(host, port, Collections.unmodifiableMap(copy));
   }
 
   /**
-   * Parses {@code host:port}, or {@code [ipv6]:port}.
+   * Parses {@code host:port}, or {@code [ipv6]:port}, optionally after a scheme naming the
+   * protocol: {@code grpc://host:port} (metadata {@value #PROTOCOL} {@value #GRPC}) or {@code
+   * rpcx://host:port} (the same as none).
    *
    * @throws InvalidSettingException if it is not of that form or a value is not valid
    */
   public static ServiceEndpoint parse(String hostAndPort) {
     Objects.requireNonNull(hostAndPort, "hostAndPort");
     String text = hostAndPort.strip();
+    String protocol = null;
+    int scheme = text.indexOf("://");
+    if (scheme >= 0) {
+      protocol = text.substring(0, scheme);
+      if (!protocol.equals(RPCX) && !protocol.equals(GRPC)) {
+        throw new InvalidSettingException(
+            "endpoint", hostAndPort, "scheme '" + printable(protocol) + "'",
+            "host:port, rpcx://host:port or grpc://host:port");
+      }
+      text = text.substring(scheme + 3);
+    }
     int colon = text.lastIndexOf(':');
     if (colon <= 0 || colon == text.length() - 1) {
       throw new InvalidSettingException("endpoint", hostAndPort, "host:port");
@@ -108,7 +140,7 @@ public final class ServiceEndpoint {
           "'" + hostAndPort + "' has port '" + text.substring(colon + 1) + "'",
           "1-65535");
     }
-    return of(host, port);
+    return GRPC.equals(protocol) ? of(host, port, Map.of(PROTOCOL, GRPC)) : of(host, port);
   }
 
   private static void checkHost(String host) {
@@ -119,6 +151,14 @@ public final class ServiceEndpoint {
     for (int i = 0; i < host.length(); i++) {
       char c = host.charAt(i);
       if (c <= ' ' || c >= 0x7f || c == '/' || c == '[' || c == ']') {
+        if (host.contains("://")) {
+          throw new InvalidSettingException(
+              "host",
+              host,
+              "'" + printable(host) + "' holds a scheme",
+              "a host name or an IP address (a gRPC server is named by the endpoint"
+                  + " grpc://host:port, or metadata " + PROTOCOL + "=" + GRPC + ")");
+        }
         throw new InvalidSettingException(
             "host",
             host,
@@ -199,6 +239,14 @@ public final class ServiceEndpoint {
   /** The machine or Kubernetes node the server runs on ({@link #NODE} metadata), if known. */
   public Optional<String> node() {
     return Optional.ofNullable(metadata.get(NODE));
+  }
+
+  /**
+   * The protocol the server speaks at this address: {@value #GRPC}, or {@value #RPCX} when the
+   * metadata does not say.
+   */
+  public String protocol() {
+    return metadata.getOrDefault(PROTOCOL, RPCX);
   }
 
   /** {@code host:port}, with an IPv6 host in brackets. */

@@ -41,6 +41,36 @@ class ServiceEndpointTest {
   }
 
   @Test
+  void aSchemeNamesTheProtocolTheServerSpeaks() {
+    ServiceEndpoint grpc = ServiceEndpoint.parse("grpc://orders-go.internal:50051");
+    assertEquals(ServiceEndpoint.GRPC, grpc.protocol());
+    assertEquals(
+        ServiceEndpoint.of("orders-go.internal", 50051, Map.of(ServiceEndpoint.PROTOCOL, "grpc")),
+        grpc);
+    assertEquals("orders-go.internal:50051", grpc.address());
+    assertEquals("[::1]:50051", ServiceEndpoint.parse("grpc://[::1]:50051").address());
+    assertEquals(ServiceEndpoint.of("h", 9000), ServiceEndpoint.parse("rpcx://h:9000"));
+    assertEquals(ServiceEndpoint.RPCX, ServiceEndpoint.parse("h:9000").protocol());
+    assertEquals(
+        ServiceEndpoint.RPCX,
+        ServiceEndpoint.of("h", 1, Map.of(ServiceEndpoint.PROTOCOL, "rpcx")).protocol());
+  }
+
+  @Test
+  void refusesAProtocolItDoesNotSpeak() {
+    assertEquals(
+        "endpoint: scheme 'http' (expected: host:port, rpcx://host:port or grpc://host:port)",
+        rejection(() -> ServiceEndpoint.parse("http://h:80")));
+    assertEquals(
+        "metadata 'protocol': 'gRPC' (expected: rpcx or grpc)",
+        rejection(() -> ServiceEndpoint.of("h", 1, Map.of("protocol", "gRPC"))));
+    assertEquals(
+        "host: 'grpc://h' holds a scheme (expected: a host name or an IP address (a gRPC server is"
+            + " named by the endpoint grpc://host:port, or metadata protocol=grpc))",
+        rejection(() -> ServiceEndpoint.of("grpc://h", 1)));
+  }
+
+  @Test
   void boundsMetadata() {
     Map<String, String> many = new HashMap<>();
     for (int i = 0; i < 33; i++) {

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Timeout;
 class FailoverTest {
   /**
    * What this class's tests may log: the ejection of the servers it kills, stopped with calls in
-   * flight.
+   * flight, and their reports as unreachable.
    */
   private static LogCapture logs;
 
@@ -58,6 +58,8 @@ class FailoverTest {
           Level.WARN,
           "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
               + " row; probing it in the background",
+          "WARN RPCX server 127\\.0\\.0\\.1:\\d+ is unreachable: .*; no calls go to it until it"
+              + " answers again \\(reconnecting in the background, next attempt in \\d+ ms\\)",
           "WARN Grace period of \\d+ ms ended with \\d+ calls still running; closing connections");
     } finally {
       logs.close();

@@ -30,7 +30,10 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class RestartTest {
-  /** What this class's tests may log: the ejection of the server it restarts. */
+  /**
+   * What this class's tests may log: the ejection of the server it restarts, and that server
+   * reported unreachable while it is down.
+   */
   private static LogCapture logs;
 
   @BeforeAll
@@ -44,7 +47,9 @@ class RestartTest {
       logs.assertOnly(
           Level.WARN,
           "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
-              + " row; probing it in the background");
+              + " row; probing it in the background",
+          "WARN RPCX server 127\\.0\\.0\\.1:\\d+ is unreachable: .*; no calls go to it until it"
+              + " answers again \\(reconnecting in the background, next attempt in \\d+ ms\\)");
     } finally {
       logs.close();
     }

@@ -47,8 +47,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(180)
 class ZooKeeperClusterTest {
   /**
-   * What this class's tests may log: the ejection of the server it crashes, and the list kept while
-   * ZooKeeper restarts.
+   * What this class's tests may log: the ejection of the server it crashes, that server reported
+   * unreachable, and the list kept while ZooKeeper restarts.
    */
   private static LogCapture logs;
 
@@ -64,6 +64,8 @@ class ZooKeeperClusterTest {
           Level.WARN,
           "WARN Ejecting 127\\.0\\.0\\.1:\\d+ for at least \\d+ ms after \\d+ failed calls in a"
               + " row; probing it in the background",
+          "WARN RPCX server 127\\.0\\.0\\.1:\\d+ is unreachable: .*; no calls go to it until it"
+              + " answers again \\(reconnecting in the background, next attempt in \\d+ ms\\)",
           "WARN Lost touch with ZooKeeper \\([A-Z]+\\): keeping the known servers of service"
               + " 'cluster'");
     } finally {

@@ -46,6 +46,7 @@ class DocSnippetsTest {
           "README.md", "ReadmeSnippets.java",
           "docs/SPRING_BOOT.md", "SpringBootSnippets.java",
           "docs/CLUSTER.md", "ClusterSnippets.java",
+          "docs/GRPC.md", "GrpcSnippets.java",
           "docs/OBSERVABILITY.md", "ObservabilitySnippets.java",
           "docs/STREAMING.md", "StreamingSnippets.java");
 

@@ -10,7 +10,8 @@ import io.rpcx.core.internal.protocol.ReplyEnvelope;
  * moment it is sent; the result is decoded and the future completed on the client's callback
  * executor, so that code chained on the future never runs on (and never blocks) a network thread.
  * The future is completed in the {@link RpcxContext} the call was made in: stages chained on it
- * (and RPCX calls they make) keep the deadline and trace of the call being served.
+ * (and RPCX calls they make) keep the deadline and trace of the call being served. Cancelling the
+ * future cancels the attempt in flight ({@link CallFuture}).
  */
 final class AsyncCall extends PendingCall {
   private final CallFuture future;

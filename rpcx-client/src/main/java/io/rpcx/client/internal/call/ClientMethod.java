@@ -12,12 +12,14 @@ import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
+import io.rpcx.core.internal.grpc.GrpcPaths;
 import io.rpcx.core.internal.model.DeclaredExceptions;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SizeHints;
+import io.rpcx.core.internal.stream.StreamReceiver;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -57,6 +59,8 @@ public final class ClientMethod {
   private final SizeHints sizeHints;
   private final int maxStreamWindow;
   private final long maxStreamBufferedBytes;
+  /** Where gRPC calls the method, should a gRPC server be called; worked out on first use. */
+  private final GrpcPaths grpcPaths;
   private final Invoker invoker;
   private final boolean stream;
   /** Whether requests tell the server a deadline: a stream only with a timeout of its own. */
@@ -66,7 +70,8 @@ public final class ClientMethod {
 
   /**
    * A method whose streams from the server (server and bidirectional streams) are received with a
-   * window of {@code maxStreamWindow} messages and {@code maxStreamBufferedBytes} held.
+   * window of {@code maxStreamWindow} messages and {@code maxStreamBufferedBytes} held; {@code
+   * grpcPaths} are its service's, for gRPC servers.
    */
   public ClientMethod(
       MethodModel model,
@@ -78,8 +83,10 @@ public final class ClientMethod {
       RetryPolicy retries,
       List<ClientInterceptor> interceptors,
       int maxStreamWindow,
-      long maxStreamBufferedBytes) {
+      long maxStreamBufferedBytes,
+      GrpcPaths grpcPaths) {
     MethodDescriptor descriptor = model.descriptor();
+    this.grpcPaths = grpcPaths;
     this.maxStreamWindow = maxStreamWindow;
     this.maxStreamBufferedBytes = maxStreamBufferedBytes;
     this.model = model;
@@ -121,6 +128,11 @@ public final class ClientMethod {
 
   public MethodModel model() {
     return model;
+  }
+
+  /** The path gRPC calls this method at; see {@link PendingCall#grpcPath()}. */
+  String grpcPath() {
+    return grpcPaths.path(model);
   }
 
   /** The sizes of this method's last request. */
@@ -290,7 +302,7 @@ public final class ClientMethod {
     return true;
   }
 
-  /** Decodes a reply's value (or a stream's message) into the method's result; releases it. */
+  /** Decodes a reply's value into the method's result; releases it. */
   Object decode(ReplyEnvelope envelope, Payload payload, PeerSchemas schemas, String address) {
     try {
       ValueCodec<Object> codec = model.resultCodec();
@@ -298,28 +310,47 @@ public final class ClientMethod {
         return null;
       }
       CodedInputStream in = envelope.valueInput(payload);
-      Object value =
-          in == null ? null : Values.read(codec, in, new DecodeContext(maxNestingDepth, schemas));
-      if (value == null) {
-        if (model.isPrimitiveResult()) {
-          throw new InternalErrorException(
-              model.displayName() + " on " + address + " returned null for a primitive result",
-              null);
-        }
-        value = codec.absentValue();
-      }
-      return value;
+      return result(
+          in == null ? null : Values.read(codec, in, new DecodeContext(maxNestingDepth, schemas)),
+          address);
     } catch (IOException | RuntimeException e) {
-      if (e instanceof RpcxException) {
-        throw (RpcxException) e;
-      }
-      throw new InternalErrorException(
-          "cannot decode the result of " + model.displayName() + " from " + address + ": "
-              + e.getMessage(),
-          e);
+      throw decodeFailure(e, address);
     } finally {
       payload.release();
     }
+  }
+
+  /** Decodes one message of a server stream, as its wire protocol holds it; releases it. */
+  Object decode(StreamReceiver.Message message, PeerSchemas schemas, String address) {
+    try {
+      return result(
+          message.decode(model.resultCodec(), new DecodeContext(maxNestingDepth, schemas)),
+          address);
+    } catch (IOException | RuntimeException e) {
+      throw decodeFailure(e, address);
+    }
+  }
+
+  /** {@code value} as the method returns it: absent as its type's absent value. */
+  private Object result(Object value, String address) {
+    if (value != null) {
+      return value;
+    }
+    if (model.isPrimitiveResult()) {
+      throw new InternalErrorException(
+          model.displayName() + " on " + address + " returned null for a primitive result", null);
+    }
+    return model.resultCodec().absentValue();
+  }
+
+  private RpcxException decodeFailure(Exception e, String address) {
+    if (e instanceof RpcxException) {
+      return (RpcxException) e;
+    }
+    return new InternalErrorException(
+        "cannot decode the result of " + model.displayName() + " from " + address + ": "
+            + e.getMessage(),
+        e);
   }
 
   /**
@@ -330,7 +361,7 @@ public final class ClientMethod {
    */
   RpcxException failure(
       StatusCode code, String message, String exceptionClass, String address, boolean started) {
-    if (code == StatusCode.REMOTE_FAILURE) {
+    if (code == StatusCode.REMOTE_FAILURE && !exceptionClass.isEmpty()) {
       return new RemoteFailureException(
           model.displayName() + " on " + address + " threw " + exceptionClass
               + (message.isEmpty() ? "" : ": " + message),

@@ -11,7 +11,6 @@ import io.rpcx.core.internal.protocol.Failures;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SizeHints;
-import io.rpcx.core.internal.protocol.StreamFrames;
 import io.rpcx.core.internal.stream.StreamReceiver;
 import io.rpcx.core.internal.stream.StreamSender;
 import java.lang.invoke.MethodHandles;
@@ -171,6 +170,16 @@ public abstract class PendingCall {
     return (int) Math.max(1, Math.min(method.timeoutMillis(), millis));
   }
 
+  /**
+   * The path gRPC calls the method at ({@code /package.Service/rpc}, docs/GRPC.md), as the
+   * service's export names it.
+   *
+   * @throws IllegalStateException if the service cannot be exported, so not called over gRPC
+   */
+  public final String grpcPath() {
+    return method.grpcPath();
+  }
+
   /** The credit a server stream's request grants; 0 for other calls. */
   public int initialCredit() {
     return 0;
@@ -219,10 +228,19 @@ public abstract class PendingCall {
   }
 
   /**
-   * The {@code STREAM_END} of a server stream arrived (its connection has forgotten the call).
-   * Only calls with a {@linkplain #receiver() receiver} get it.
+   * The end of a server stream arrived ({@code STREAM_END}, or gRPC's trailers; its connection
+   * has forgotten the call): normal when {@code code} is {@code null}, else the error the server
+   * ended it with, saying {@code message}, thrown as {@code exceptionClass} (empty unless a remote
+   * failure), with the exception's fields ({@code exceptionValue}) and the server's stack trace,
+   * each {@code null} when not sent (always over gRPC). Only calls with a {@linkplain #receiver()
+   * receiver} get it.
    */
-  public void streamEnded(StreamFrames end) {
+  public void streamEnded(
+      StatusCode code,
+      String message,
+      String exceptionClass,
+      byte[] exceptionValue,
+      StackTraceElement[] stackTrace) {
     throw new IllegalStateException(model().displayName() + " is not a server stream");
   }
 

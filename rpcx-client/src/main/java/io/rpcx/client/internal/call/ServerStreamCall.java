@@ -6,9 +6,7 @@ import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
-import io.rpcx.core.internal.protocol.StreamFrames;
 import io.rpcx.core.internal.stream.CreditWindow;
-import io.rpcx.core.internal.stream.StreamMessage;
 import io.rpcx.core.internal.stream.StreamReceiver;
 import java.util.concurrent.Flow;
 
@@ -118,8 +116,7 @@ final class ServerStreamCall extends PendingCall implements StreamReceiver.Side 
 
   @Override
   public Object decode(StreamReceiver.Message message) {
-    StreamMessage held = (StreamMessage) message;
-    return method.decode(held.envelope(), held.payload(), peerSchemas(), address());
+    return method.decode(message, peerSchemas(), address());
   }
 
   @Override
@@ -175,19 +172,21 @@ final class ServerStreamCall extends PendingCall implements StreamReceiver.Side 
   // The call's end.
 
   @Override
-  public void streamEnded(StreamFrames end) {
+  public void streamEnded(
+      StatusCode code,
+      String message,
+      String exceptionClass,
+      byte[] exceptionValue,
+      StackTraceElement[] stackTrace) {
     RpcxException failure = null;
     Throwable thrown = null;
-    if (end.errorCode() == StatusCode.TIMEOUT) {
+    if (code == StatusCode.TIMEOUT) {
       // The server's timer and the client's fire together: the subscriber gets the same either way.
       failure = method.timeoutException(this);
       thrown = failure;
-    } else if (end.isError()) {
-      failure =
-          method.failure(end.errorCode(), end.message(), end.exceptionClass(), address(), true);
-      thrown =
-          method.thrown(
-              failure, end.message(), end.exceptionValue(), end.stackTrace(), peerSchemas());
+    } else if (code != null) {
+      failure = method.failure(code, message, exceptionClass, address(), true);
+      thrown = method.thrown(failure, message, exceptionValue, stackTrace, peerSchemas());
     }
     if (finish()) {
       ended(CallOutcome.REPLIED, failure, 0);

@@ -2,16 +2,17 @@ package io.rpcx.client.internal.cluster;
 
 import io.rpcx.client.internal.call.ServerLink;
 import io.rpcx.client.internal.config.Ejection;
+import io.rpcx.core.discovery.ServiceEndpoint;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The servers a client knows, one {@link Member} per address shared by every service it serves, so
- * that a server has one connection and one health record however many services it publishes. A
- * member lives while some cluster lists it; when the last one drops it, its channel retires. Thread
- * safe.
+ * The servers a client knows, one {@link Member} per address (and protocol: a server called both
+ * over RPCX and over gRPC is two members) shared by every service it serves, so that a server has
+ * one connection and one health record however many services it publishes. A member lives while
+ * some cluster lists it; when the last one drops it, its channel retires. Thread safe.
  */
 public final class Members {
 
@@ -19,10 +20,10 @@ public final class Members {
   @FunctionalInterface
   public interface Links {
     /**
-     * A channel to {@code host:port}; {@code disconnected} runs, holding no lock, whenever a
-     * connection in use is lost or an attempt to connect fails.
+     * A channel to {@code endpoint}, in the protocol it names; {@code disconnected} runs, holding
+     * no lock, whenever a connection in use is lost or an attempt to connect fails.
      */
-    ServerLink open(String host, int port, Runnable disconnected);
+    ServerLink open(ServiceEndpoint endpoint, Runnable disconnected);
   }
 
   private final Links channels;
@@ -32,7 +33,7 @@ public final class Members {
   private final LongAdder ejections = new LongAdder();
 
   /**
-   * {@code channels} opens the channel to a host and port; {@code scheduler} runs the probes of
+   * {@code channels} opens the channel to an endpoint; {@code scheduler} runs the probes of
    * ejected servers.
    */
   public Members(
@@ -45,16 +46,26 @@ public final class Members {
   }
 
   /**
-   * The member at {@code host:port}, created if no cluster lists it yet; {@code cluster} hears
-   * when its connection is lost, until it releases the member.
+   * What tells members apart: {@code host:port}, prefixed {@code grpc://} for a gRPC server's (as
+   * its channel names itself).
    */
-  synchronized Member acquire(String address, String host, int port, ServiceCluster cluster) {
+  static String key(ServiceEndpoint endpoint) {
+    return ServiceEndpoint.GRPC.equals(endpoint.protocol())
+        ? "grpc://" + endpoint.address()
+        : endpoint.address();
+  }
+
+  /**
+   * The member of {@code endpoint}, whose {@link #key} is {@code key}, created if no cluster lists
+   * it yet; {@code cluster} hears when its connection is lost, until it releases the member.
+   */
+  synchronized Member acquire(String key, ServiceEndpoint endpoint, ServiceCluster cluster) {
     Member member =
         byAddress.computeIfAbsent(
-            address,
-            key -> {
+            key,
+            ignored -> {
               Member[] created = new Member[1];
-              ServerLink link = channels.open(host, port, () -> created[0].disconnected());
+              ServerLink link = channels.open(endpoint, () -> created[0].disconnected());
               // Named as the link names itself: host:port, or an in-process server's name.
               created[0] = new Member(link.address(), link, ejection, scheduler, ejections);
               return created[0];

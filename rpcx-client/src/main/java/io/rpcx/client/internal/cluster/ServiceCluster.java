@@ -196,8 +196,9 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
       Map<String, Set<ServiceEndpoint>> next = new LinkedHashMap<>();
       Map<String, ServiceEndpoint> firstByAddress = new HashMap<>();
       for (ServiceEndpoint endpoint : endpoints) {
-        next.computeIfAbsent(endpoint.address(), key -> new HashSet<>()).add(endpoint);
-        firstByAddress.putIfAbsent(endpoint.address(), endpoint);
+        String key = Members.key(endpoint);
+        next.computeIfAbsent(key, ignored -> new HashSet<>()).add(endpoint);
+        firstByAddress.putIfAbsent(key, endpoint);
       }
       boolean changed = false;
       for (Map.Entry<String, Set<ServiceEndpoint>> entry : next.entrySet()) {
@@ -205,7 +206,7 @@ public final class ServiceCluster implements CallChannel, ServiceDiscovery.Liste
         Member member = current.get(address);
         ServiceEndpoint first = firstByAddress.get(address);
         if (member == null) {
-          member = members.acquire(address, first.host(), first.port(), this);
+          member = members.acquire(address, first, this);
           current.put(address, member);
           changed = true;
         } else if (!entries.getOrDefault(address, Set.of()).containsAll(entry.getValue())) {

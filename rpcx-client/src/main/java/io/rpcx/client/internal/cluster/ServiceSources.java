@@ -76,7 +76,21 @@ public final class ServiceSources {
           "@RPCXClient on " + serviceInterface.getName() + " has port " + annotation.port()
               + " (expected: 1-65535)");
     }
-    return StaticDiscovery.of(
-        List.of(ServiceEndpoint.of(annotation.address().strip(), annotation.port())));
+    return StaticDiscovery.of(List.of(annotated(annotation.address().strip(), annotation.port())));
+  }
+
+  /**
+   * The endpoint an annotation names: its address is a host, or {@code grpc://host} for a gRPC
+   * server ({@code rpcx://host} for RPCX's own protocol, the default).
+   */
+  private static ServiceEndpoint annotated(String address, int port) {
+    for (String protocol : new String[] {ServiceEndpoint.GRPC, ServiceEndpoint.RPCX}) {
+      String scheme = protocol + "://";
+      if (address.startsWith(scheme)) {
+        return ServiceEndpoint.of(
+            address.substring(scheme.length()), port, Map.of(ServiceEndpoint.PROTOCOL, protocol));
+      }
+    }
+    return ServiceEndpoint.of(address, port);
   }
 }

@@ -10,6 +10,7 @@ import io.rpcx.client.internal.config.ClientConfig;
 import io.rpcx.core.discovery.ServiceDiscovery;
 import io.rpcx.core.internal.codec.RawValueCodec;
 import io.rpcx.core.internal.codec.ValueCodec;
+import io.rpcx.core.internal.grpc.GrpcPaths;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModel;
 import java.lang.reflect.Method;
@@ -39,6 +40,8 @@ public final class ProxyFactory {
   private static final int MAX_CACHED_RAW_METHODS = 1024;
 
   private final Map<RawSignature, ClientMethod> rawMethods = new ConcurrentHashMap<>();
+  /** Where gRPC servers serve raw calls: known only by the calls' names. */
+  private final GrpcPaths rawGrpcPaths = GrpcPaths.byName();
   private volatile boolean closed;
 
   /** Binds the {@code interfaces} of {@code config} to clusters of {@code members}. */
@@ -136,14 +139,15 @@ public final class ProxyFactory {
             });
     long timeout =
         model.timeoutMillis() > 0 ? model.timeoutMillis() : config.defaultTimeoutMillis();
-    return clientMethod(model, cluster, timeout);
+    return clientMethod(model, cluster, timeout, rawGrpcPaths);
   }
 
-  private ClientMethod clientMethod(MethodModel model, ServiceCluster cluster, long timeoutMillis) {
+  private ClientMethod clientMethod(
+      MethodModel model, ServiceCluster cluster, long timeoutMillis, GrpcPaths grpcPaths) {
     return new ClientMethod(
         model, cluster, timeoutMillis, completions, config.connection().maxNestingDepth(),
         config.metadata(), retries, config.interceptors(), config.connection().maxStreamWindow(),
-        config.connection().maxStreamBufferedBytes());
+        config.connection().maxStreamBufferedBytes(), grpcPaths);
   }
 
   /** What makes raw calls the same method. */
@@ -159,6 +163,7 @@ public final class ProxyFactory {
     ServiceModel model = interfaces.model(type);
     ServiceCluster cluster = cluster(type, model);
     Map<Method, ClientMethod> methods = new HashMap<>();
+    GrpcPaths grpcPaths = GrpcPaths.of(model);
     for (Map.Entry<Method, MethodModel> entry : model.methodsByJavaMethod().entrySet()) {
       MethodModel method = entry.getValue();
       // A stream has a deadline only from its own annotation (0: none), never the default.
@@ -166,7 +171,7 @@ public final class ProxyFactory {
           method.timeoutMillis() > 0 || method.descriptor().shape().isStream()
               ? method.timeoutMillis()
               : config.defaultTimeoutMillis();
-      methods.put(entry.getKey(), clientMethod(method, cluster, timeout));
+      methods.put(entry.getKey(), clientMethod(method, cluster, timeout, grpcPaths));
     }
     String prefix = "RPCX client of service '" + model.name() + "' (" + type.getName() + ") at ";
     return Proxy.newProxyInstance(

@@ -39,6 +39,14 @@ final class CallFailures {
             + " (is it an RPCX server? does it require TLS?)");
   }
 
+  /** The connection closed ({@code what} happened, if known) before the server's HTTP/2 SETTINGS. */
+  UnavailableException notAGrpcServer(String what) {
+    return UnavailableException.notProcessed(
+        address + " closed the connection before completing the HTTP/2 handshake"
+            + (what == null ? "" : " (" + what + ")")
+            + " (is it a gRPC server? does it require TLS?)");
+  }
+
   /**
    * A call that was written when the connection closed because of {@code cause}: it may have run,
    * unless the server never completed the handshake ({@code handshakeDone}). A connection that was

@@ -3,6 +3,7 @@ package io.rpcx.client.internal.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.rpcx.client.internal.call.CallOwner;
 import io.rpcx.client.internal.call.PendingCall;
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * closes, every pending call fails at once with what {@link CallFailures} says; calls not yet
  * written fail as safe to retry.
  */
-final class ClientConnection implements CallOwner {
+final class ClientConnection implements Connection, CallOwner {
   private static final Logger logger = LoggerFactory.getLogger(ClientConnection.class);
 
   private static final int CONNECTING = 0;
@@ -101,8 +102,14 @@ final class ClientConnection implements CallOwner {
     this.probe = probe ? new CompletableFuture<>() : null;
   }
 
+  @Override
+  public ChannelHandler initializer(String host, int port) {
+    return new ClientChannelInitializer(this, settings, host, port);
+  }
+
   /** Completes when this probe's PING is answered; see {@link ServerConnector#probe()}. */
-  CompletableFuture<Void> probe() {
+  @Override
+  public CompletableFuture<Void> probe() {
     return probe;
   }
 
@@ -127,8 +134,8 @@ final class ClientConnection implements CallOwner {
     this.meter = meter;
   }
 
-  /** Follows the connection attempt; a failure fails every call queued meanwhile. */
-  void connecting(ChannelFuture connectFuture) {
+  @Override
+  public void connecting(ChannelFuture connectFuture) {
     bind(connectFuture.channel());
     connectFuture.addListener(
         future -> {
@@ -147,19 +154,19 @@ final class ClientConnection implements CallOwner {
         });
   }
 
-  /** Whether new calls may be sent on this connection. */
-  boolean isUsable() {
+  @Override
+  public boolean isUsable() {
     int current = state;
     return current == CONNECTING || current == ACTIVE;
   }
 
-  /** Calls registered and not yet answered. */
-  int pendingCount() {
+  @Override
+  public int pendingCount() {
     return pending.count();
   }
 
-  /** Encodes {@code call} on the calling thread and queues it; see {@link ServerConnector#send}. */
-  void send(PendingCall call) {
+  @Override
+  public void send(PendingCall call) {
     int id = ids.incrementAndGet();
     if (id == 0) {
       id = ids.incrementAndGet();
@@ -543,11 +550,8 @@ final class ClientConnection implements CallOwner {
     }
   }
 
-  /**
-   * Takes no new calls and closes once the calls in flight have ended; calls still queued fail as
-   * not sent.
-   */
-  void drain(String reason, Runnable onClosed) {
+  @Override
+  public void drain(String reason, Runnable onClosed) {
     Channel current = channel;
     if (current == null) {
       onClosed.run();
@@ -568,8 +572,8 @@ final class ClientConnection implements CallOwner {
         });
   }
 
-  /** Closes the connection now; pending calls fail as unavailable. */
-  void close(String reason) {
+  @Override
+  public void close(String reason) {
     Channel current = channel;
     if (current != null) {
       current.eventLoop().execute(() -> closeWith(UnavailableException.mayHaveRun(reason, null)));
@@ -588,7 +592,8 @@ final class ClientConnection implements CallOwner {
     return pending;
   }
 
-  Channel channel() {
+  @Override
+  public Channel channel() {
     return channel;
   }
 

@@ -114,7 +114,9 @@ final class ClientStreamFrames {
     if (outbound.call.receiver() == null) {
       outbound.call.fail(notAStream(outbound, "STREAM_END", "which is not a stream"));
     } else {
-      outbound.call.streamEnded(end);
+      outbound.call.streamEnded(
+          end.errorCode(), end.message(), end.exceptionClass(), end.exceptionValue(),
+          end.stackTrace());
     }
     connection.closeIfDrained();
   }

@@ -2,10 +2,14 @@ package io.rpcx.client.internal.transport;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.AsciiString;
+import io.rpcx.client.internal.call.PendingCall;
 import io.rpcx.client.internal.call.ServerLink;
 import io.rpcx.client.internal.config.ClientConfig;
 import io.rpcx.core.TlsConfig;
+import io.rpcx.core.discovery.ServiceEndpoint;
 import io.rpcx.core.internal.config.ConnectionSettings;
+import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.transport.Bootstraps;
 import io.rpcx.core.internal.transport.InProcess;
 import io.rpcx.core.internal.transport.InboundBudget;
@@ -13,6 +17,7 @@ import io.rpcx.core.internal.transport.TlsHandlers;
 import io.rpcx.core.internal.transport.Transports;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,6 +43,12 @@ public final class ClientTransport {
     /** With TLS, or {@code null}. */
     final TlsHandlers tls;
     final boolean verifyHostname;
+    /** The client's TLS settings, or {@code null}. */
+    private final TlsConfig tlsConfig;
+    /** TLS asking for HTTP/2 by ALPN, for gRPC servers; made when first needed. */
+    private volatile TlsHandlers grpcTls;
+    /** The {@code :path} of each method called over gRPC so far. */
+    private final Map<MethodModel, AsciiString> grpcPaths = new ConcurrentHashMap<>();
     final InboundBudget budget;
     /** In-process connections only (the host is the server's name), or {@code null}. */
     final String inProcessName;
@@ -53,10 +64,59 @@ public final class ClientTransport {
       this.maxBackoffMillis = config.maxBackoff().toMillis();
       this.handshakeTimeoutMillis = config.connectTimeout().toMillis();
       TlsConfig tls = connection.tls();
+      this.tlsConfig = tls;
       this.tls = tls == null ? null : TlsHandlers.create(tls, "rpcx-client-tls");
       this.verifyHostname = tls != null && tls.verifyHostname();
       this.budget = new InboundBudget(connection.maxBufferedInboundBytes(), "client");
       this.inProcessName = connection.inProcessName();
+    }
+
+    /**
+     * The {@code :path} gRPC calls {@code call}'s method at, worked out once per method.
+     *
+     * @throws IllegalStateException if its service cannot be exported, so not called over gRPC
+     */
+    AsciiString grpcPath(PendingCall call) {
+      AsciiString path = grpcPaths.get(call.model());
+      if (path == null) {
+        path = new AsciiString(call.grpcPath());
+        grpcPaths.putIfAbsent(call.model(), path);
+      }
+      return path;
+    }
+
+    /**
+     * The TLS of connections to gRPC servers, offering HTTP/2 ({@code h2}) by ALPN, as gRPC
+     * requires; {@code null} without TLS.
+     */
+    TlsHandlers grpcTls() {
+      if (tlsConfig == null) {
+        return null;
+      }
+      TlsHandlers handlers = grpcTls;
+      if (handlers == null) {
+        synchronized (this) {
+          handlers = grpcTls;
+          if (handlers == null) {
+            handlers =
+                TlsHandlers.create(
+                    tlsConfig, "rpcx-client-grpc-tls", List.of(GrpcConnection.ALPN_H2));
+            grpcTls = handlers;
+          }
+        }
+      }
+      return handlers;
+    }
+
+    /** Stops the pools of the TLS handshakes. */
+    void closeTls() {
+      if (tls != null) {
+        tls.close();
+      }
+      TlsHandlers handlers = grpcTls;
+      if (handlers != null) {
+        handlers.close();
+      }
     }
   }
 
@@ -84,13 +144,21 @@ public final class ClientTransport {
   }
 
   /**
-   * A new channel to {@code host:port}; it connects on its first call. {@code disconnected} runs
-   * (on a network thread, holding no lock) when a connection in use is lost or the server sends
-   * GOAWAY, and when a connection attempt fails.
+   * A new channel to {@code endpoint}, in the protocol it names ({@link
+   * ServiceEndpoint#protocol()}); it connects on its first call. {@code disconnected} runs (on a
+   * network thread, holding no lock) when a connection in use is lost or the server sends GOAWAY,
+   * and when a connection attempt fails.
    */
-  public ServerLink open(String host, int port, Runnable disconnected) {
+  public ServerLink open(ServiceEndpoint endpoint, Runnable disconnected) {
     ServerConnector connector =
-        new ServerConnector(host, port, bootstrap, settings, this, disconnected);
+        new ServerConnector(
+            endpoint.host(),
+            endpoint.port(),
+            ServiceEndpoint.GRPC.equals(endpoint.protocol()),
+            bootstrap,
+            settings,
+            this,
+            disconnected);
     connectors.add(connector);
     if (closed) {
       connector.close();
@@ -140,8 +208,6 @@ public final class ClientTransport {
       connector.close();
     }
     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-    if (settings.tls != null) {
-      settings.tls.close();
-    }
+    settings.closeTls();
   }
 }

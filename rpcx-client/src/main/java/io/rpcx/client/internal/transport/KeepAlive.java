@@ -3,6 +3,7 @@ package io.rpcx.client.internal.transport;
 import io.netty.channel.Channel;
 import io.rpcx.core.internal.transport.ControlFrames;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
 /**
  * Keepalive of one client connection: when nothing arrived for the interval (an idle event) while
@@ -34,17 +35,29 @@ final class KeepAlive {
 
   /**
    * Nothing arrived for the interval, while {@code callsInFlight} calls were in flight: pings the
-   * server on {@code channel} (unless no call is in flight and idle connections are left alone,
-   * or a ping is unanswered already), and runs {@code onSilence} if nothing arrives within the
-   * timeout after it.
+   * server on {@code channel} (an RPCX PING; unless no call is in flight and idle connections are
+   * left alone, or a ping is unanswered already), and runs {@code onSilence} if nothing arrives
+   * within the timeout after it.
    */
   void onReadIdle(Channel channel, int callsInFlight, Runnable onSilence) {
+    onReadIdle(
+        channel,
+        callsInFlight,
+        data -> channel.writeAndFlush(ControlFrames.ping(channel.alloc(), false, data)),
+        onSilence);
+  }
+
+  /**
+   * As {@link #onReadIdle(Channel, int, Runnable)}, with {@code ping} sending the ping carrying the
+   * data it is given (an HTTP/2 PING on a gRPC connection).
+   */
+  void onReadIdle(Channel channel, int callsInFlight, LongConsumer ping, Runnable onSilence) {
     if (pinging || (callsInFlight == 0 && !withoutCalls)) {
       return;
     }
     pinging = true;
     long pingedAt = System.nanoTime();
-    channel.writeAndFlush(ControlFrames.ping(channel.alloc(), false, pingedAt));
+    ping.accept(pingedAt);
     channel.eventLoop().schedule(
         () -> {
           if (lastReadNanos - pingedAt < 0) {

@@ -17,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One server address and the connection the client keeps to it. The connection is opened on the
+ * One server address and the connection the client keeps to it, in the protocol the server speaks
+ * there (RPCX's own, or gRPC). The connection is opened on the
  * first call and replaced when it closes or the server sends GOAWAY; calls made meanwhile wait in
  * the new connection's queue. After a failed connection attempt, the next one waits for an
  * exponential backoff with jitter; calls made in that time fail at once as unavailable (safe to
@@ -33,9 +34,13 @@ import org.slf4j.LoggerFactory;
  */
 final class ServerConnector implements ServerLink {
   private static final Logger logger = LoggerFactory.getLogger(ServerConnector.class);
+  /** The scheme a gRPC server's address is named with, in messages and endpoint statuses. */
+  static final String GRPC_SCHEME = "grpc://";
 
   private final String host;
   private final int port;
+  /** Whether the server speaks gRPC at this address; RPCX's own protocol if not. */
+  private final boolean grpc;
   private final String address;
   private final Bootstrap bootstrap;
   private final ClientTransport.Settings settings;
@@ -43,9 +48,9 @@ final class ServerConnector implements ServerLink {
   private final Backoff backoff;
   /** Told when a connection in use is lost or a connection attempt fails, outside any lock. */
   private final Runnable disconnected;
-  private volatile ClientConnection current;
+  private volatile Connection current;
   /** The connection of a retired connector while its calls end. */
-  private volatile ClientConnection retiring;
+  private volatile Connection retiring;
   private volatile boolean closed;
   private String closedReason;
   private volatile long retryAtNanos;
@@ -59,10 +64,16 @@ final class ServerConnector implements ServerLink {
   private boolean reconnectScheduled;
   /** Whether a connection to the server was ever answered; guarded by this. */
   private boolean everAnswered;
+  /**
+   * The keepalive interval of a gRPC server's connections: the client's, doubled each time the
+   * server says the pings come too often (GOAWAY {@code too_many_pings}), as gRPC's clients do.
+   */
+  private volatile long grpcKeepAliveMillis;
 
   ServerConnector(
       String host,
       int port,
+      boolean grpc,
       Bootstrap bootstrap,
       ClientTransport.Settings settings,
       ClientTransport transport,
@@ -70,14 +81,28 @@ final class ServerConnector implements ServerLink {
     this.host = host;
     this.disconnected = disconnected;
     this.port = port;
+    this.grpc = grpc;
     this.address =
         settings.inProcessName != null
             ? "in-process server '" + host + "'"
-            : host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
+            : (grpc ? GRPC_SCHEME : "")
+                + (host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port);
     this.bootstrap = bootstrap;
     this.settings = settings;
     this.transport = transport;
     this.backoff = new Backoff(settings.initialBackoffMillis, settings.maxBackoffMillis);
+    this.grpcKeepAliveMillis = settings.keepAliveIntervalMillis;
+  }
+
+  /** The keepalive interval of this gRPC server's next connection. */
+  long grpcKeepAliveMillis() {
+    return grpcKeepAliveMillis;
+  }
+
+  /** The server refused pings this frequent: doubles the interval; returns the new one. */
+  synchronized long slowGrpcKeepAlive() {
+    grpcKeepAliveMillis = Math.min(grpcKeepAliveMillis * 2, TimeUnit.HOURS.toMillis(2));
+    return grpcKeepAliveMillis;
   }
 
   @Override
@@ -105,7 +130,7 @@ final class ServerConnector implements ServerLink {
 
   @Override
   public void retire() {
-    ClientConnection connection;
+    Connection connection;
     synchronized (this) {
       if (closed) {
         return;
@@ -141,7 +166,7 @@ final class ServerConnector implements ServerLink {
 
   @Override
   public void send(PendingCall call) {
-    ClientConnection connection = current;
+    Connection connection = current;
     if (connection == null || !connection.isUsable()) {
       connection = connection(call);
     }
@@ -150,19 +175,19 @@ final class ServerConnector implements ServerLink {
 
   /** Calls in flight on the current connection. */
   int pendingCount() {
-    ClientConnection connection = current;
-    ClientConnection old = retiring;
+    Connection connection = current;
+    Connection old = retiring;
     return (connection == null ? 0 : connection.pendingCount())
         + (old == null ? 0 : old.pendingCount());
   }
 
-  private synchronized ClientConnection connection(PendingCall call) {
+  private synchronized Connection connection(PendingCall call) {
     if (closed) {
       throw UnavailableException.notProcessed(
           call.model().displayName() + " was not sent to " + address + ": "
               + (closedReason != null ? closedReason : "the client is closed"));
     }
-    ClientConnection connection = current;
+    Connection connection = current;
     if (connection != null && connection.isUsable()) {
       return connection;
     }
@@ -173,17 +198,24 @@ final class ServerConnector implements ServerLink {
               + TimeUnit.NANOSECONDS.toMillis(wait) + " ms after: " + lastFailure.getMessage(),
           lastFailure);
     }
-    ClientConnection fresh = new ClientConnection(this, settings, false);
+    Connection fresh = newConnection(false);
     open(fresh, bootstrap.clone());
     current = fresh;
     return fresh;
   }
 
+  /** A connection in the server's protocol, not yet connected; a probe's if {@code probe}. */
+  private Connection newConnection(boolean probe) {
+    return grpc
+        ? new GrpcConnection(this, settings, host, port, probe)
+        : new ClientConnection(this, settings, probe);
+  }
+
   /** Builds {@code fresh}'s pipeline and starts connecting it with {@code bootstrap}, a copy. */
-  private void open(ClientConnection fresh, Bootstrap bootstrap) {
+  private void open(Connection fresh, Bootstrap bootstrap) {
     ChannelFuture connect =
         bootstrap
-            .handler(new ClientChannelInitializer(fresh, settings, host, port))
+            .handler(fresh.initializer(host, port))
             .connect(
                 settings.inProcessName != null
                     ? InProcess.address(host)
@@ -193,7 +225,7 @@ final class ServerConnector implements ServerLink {
 
   @Override
   public CompletableFuture<Void> probe() {
-    ClientConnection fresh = new ClientConnection(this, settings, true);
+    Connection fresh = newConnection(true);
     CompletableFuture<Void> answered = fresh.probe();
     synchronized (this) {
       if (closed) {
@@ -209,7 +241,7 @@ final class ServerConnector implements ServerLink {
    * A probe's connection was answered: it becomes the connection for the next calls, unless there
    * is a usable one already; the reconnect backoff starts over either way.
    */
-  private void adopt(ClientConnection probed) {
+  private void adopt(Connection probed) {
     boolean keep;
     synchronized (this) {
       answered();
@@ -243,12 +275,12 @@ final class ServerConnector implements ServerLink {
    * A connection attempt failed: the server is unreachable, and the next attempt, in the
    * background or by a call, waits for the backoff.
    */
-  void connectFailed(ClientConnection connection, RpcxException cause) {
+  void connectFailed(Connection connection, RpcxException cause) {
     recordFailure(connection, cause);
     disconnected.run();
   }
 
-  private synchronized void recordFailure(ClientConnection connection, RpcxException cause) {
+  private synchronized void recordFailure(Connection connection, RpcxException cause) {
     if (current == connection) {
       current = null;
     }
@@ -283,7 +315,7 @@ final class ServerConnector implements ServerLink {
    * The server retired {@code connection} (GOAWAY for that connection only: its maximum age, or
    * idle) and keeps serving: if it is the current one, the next call opens another, at once.
    */
-  void retired(ClientConnection connection, String message) {
+  void retired(Connection connection, String message) {
     boolean current;
     synchronized (this) {
       current = this.current == connection;
@@ -303,14 +335,14 @@ final class ServerConnector implements ServerLink {
    * away from now on (no new call goes to it while another server may take it), and the connector
    * reconnects after its backoff, by when a server that stops has closed its port.
    */
-  void goingAway(ClientConnection connection, String message) {
+  void goingAway(Connection connection, String message) {
     if (markGoingAway(connection, message)) {
       disconnected.run();
     }
   }
 
   /** Whether {@code connection} was the current one, which it no longer is. */
-  private synchronized boolean markGoingAway(ClientConnection connection, String message) {
+  private synchronized boolean markGoingAway(Connection connection, String message) {
     if (current != connection) {
       return false; // a probe's, or one already replaced
     }
@@ -331,14 +363,14 @@ final class ServerConnector implements ServerLink {
    * go away or retired. Closed any other way (the server crashed, the network failed), the current
    * connection is replaced at once, so that a server that is gone is reported so at once.
    */
-  void closed(ClientConnection connection, boolean drained) {
+  void closed(Connection connection, boolean drained) {
     if (forget(connection, drained)) {
       disconnected.run();
     }
   }
 
   /** Whether {@code connection} was the current one, which it no longer is. */
-  private synchronized boolean forget(ClientConnection connection, boolean drained) {
+  private synchronized boolean forget(Connection connection, boolean drained) {
     if (current != connection) {
       return false;
     }
@@ -354,7 +386,7 @@ final class ServerConnector implements ServerLink {
    * Connects in {@code delayNanos}, in the background, unless a connection is usable by then; timed
    * on the event loop of {@code previous}, the connection that failed or closed.
    */
-  private void scheduleReconnect(ClientConnection previous, long delayNanos) {
+  private void scheduleReconnect(Connection previous, long delayNanos) {
     if (reconnectScheduled || closed) {
       return;
     }
@@ -373,7 +405,7 @@ final class ServerConnector implements ServerLink {
     if (closed || (current != null && current.isUsable())) {
       return;
     }
-    ClientConnection fresh = new ClientConnection(this, settings, false);
+    Connection fresh = newConnection(false);
     open(fresh, bootstrap.clone(loop));
     current = fresh;
   }
@@ -382,12 +414,12 @@ final class ServerConnector implements ServerLink {
   synchronized void close() {
     closed = true;
     closedReason = "the client is closed";
-    ClientConnection connection = current;
+    Connection connection = current;
     current = null;
     if (connection != null) {
       connection.close("the client is closed");
     }
-    ClientConnection old = retiring;
+    Connection old = retiring;
     if (old != null) {
       old.close("the client is closed");
     }

@@ -6,6 +6,7 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.core.RpcxException;
+import io.rpcx.core.internal.grpc.GrpcPaths;
 import io.rpcx.core.internal.codec.PeerSchemas;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
@@ -83,7 +84,8 @@ class ReplyHandlingFuzzTest {
               RETRIES,
               List.of(),
               1024,
-              4L << 20),
+              4L << 20,
+              GrpcPaths.of(MODEL)),
           new ClientMethod(
               MODEL.method("names"),
               NOWHERE,
@@ -94,7 +96,8 @@ class ReplyHandlingFuzzTest {
               RETRIES,
               List.of(),
               1024,
-              4L << 20));
+              4L << 20,
+              GrpcPaths.of(MODEL)));
 
   @FuzzTest(maxDuration = "10m")
   void aReplyBecomesAValueOrATypedFailure(FuzzedDataProvider data) throws Throwable {

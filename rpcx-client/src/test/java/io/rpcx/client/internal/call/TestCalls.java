@@ -4,6 +4,7 @@ import io.rpcx.annotation.Idempotent;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RoutingKey;
 import io.rpcx.core.RpcxContext;
+import io.rpcx.core.internal.grpc.GrpcPaths;
 import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.core.internal.model.StandardCodecs;
@@ -77,6 +78,7 @@ public final class TestCalls {
             new RetryPolicy(3, new RetryBudget(0.2, 10)),
             List.of(),
             1024,
-            4L << 20);
+            4L << 20,
+            GrpcPaths.of(MODEL));
   }
 }

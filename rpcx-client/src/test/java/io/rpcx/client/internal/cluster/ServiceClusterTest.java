@@ -49,8 +49,8 @@ class ServiceClusterTest {
     AtomicInteger healthy = new AtomicInteger();
     Members members =
         new Members(
-            (host, port, disconnected) -> {
-              String address = host + ":" + port;
+            (endpoint, disconnected) -> {
+              String address = endpoint.address();
               if (!address.equals(DOWN)) {
                 return new TestChannel(address, call -> healthy.incrementAndGet());
               }
@@ -133,9 +133,9 @@ class ServiceClusterTest {
     Map<String, Runnable> disconnects = new ConcurrentHashMap<>();
     Members members =
         new Members(
-            (host, port, disconnected) -> {
-              disconnects.put(host + ":" + port, disconnected);
-              return new TestChannel(host + ":" + port);
+            (endpoint, disconnected) -> {
+              disconnects.put(endpoint.address(), disconnected);
+              return new TestChannel(endpoint.address());
             },
             new Ejection(5, 1_000, 1_000),
             Executors.newSingleThreadScheduledExecutor());
@@ -178,7 +178,7 @@ class ServiceClusterTest {
   void withNoServerListedCallsFailAtOnceNamingTheSourceAndItsProblem() {
     Members members =
         new Members(
-            (host, port, disconnected) -> new TestChannel(host + ":" + port),
+            (endpoint, disconnected) -> new TestChannel(endpoint.address()),
             new Ejection(5, 1_000, 1_000),
             Executors.newSingleThreadScheduledExecutor());
     ServiceCluster cluster =
@@ -203,8 +203,8 @@ class ServiceClusterTest {
     Map<String, TestChannel> channels = new ConcurrentHashMap<>();
     Members members =
         new Members(
-            (host, port, disconnected) ->
-                channels.computeIfAbsent(host + ":" + port, TestChannel::new),
+            (endpoint, disconnected) ->
+                channels.computeIfAbsent(endpoint.address(), TestChannel::new),
             new Ejection(5, 1_000, 1_000),
             Executors.newSingleThreadScheduledExecutor());
     ServiceCluster cluster = new ServiceCluster("peeks", "a test", LoadBalancing.ROUND_ROBIN, members);
@@ -223,8 +223,8 @@ class ServiceClusterTest {
     Map<String, TestChannel> channels = new ConcurrentHashMap<>();
     Members members =
         new Members(
-            (host, port, disconnected) ->
-                channels.computeIfAbsent(host + ":" + port, TestChannel::new),
+            (endpoint, disconnected) ->
+                channels.computeIfAbsent(endpoint.address(), TestChannel::new),
             new Ejection(5, 1_000, 1_000),
             Executors.newSingleThreadScheduledExecutor());
     ServiceCluster cluster =
@@ -264,8 +264,8 @@ class ServiceClusterTest {
     Map<String, TestChannel> channels = new ConcurrentHashMap<>();
     Members members =
         new Members(
-            (host, port, disconnected) ->
-                channels.computeIfAbsent(host + ":" + port, TestChannel::new),
+            (endpoint, disconnected) ->
+                channels.computeIfAbsent(endpoint.address(), TestChannel::new),
             new Ejection(5, 1_000, 1_000),
             Executors.newSingleThreadScheduledExecutor());
     ServiceCluster cluster =

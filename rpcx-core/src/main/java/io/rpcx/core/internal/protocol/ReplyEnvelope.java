@@ -8,7 +8,9 @@ import java.io.IOException;
 
 /**
  * A received {@code RPCXReply}: the request id, and either the location of the result value in the
- * frame payload or the error. The value itself is decoded later by the caller's thread.
+ * frame payload or the error. The value itself is decoded later by the caller's thread. A reply
+ * that came by another wire protocol (gRPC's reply message, or its status) is made with {@link
+ * #value} or {@link #error}, so that the call reads it the same way.
  */
 public final class ReplyEnvelope {
   /** Longest error text kept from a peer; the rest is cut so a peer cannot flood logs. */
@@ -114,6 +116,21 @@ public final class ReplyEnvelope {
         exceptionClass,
         exceptionValue,
         stackTrace);
+  }
+
+  /** A reply whose value message is the {@code length} bytes at {@code offset} of its payload. */
+  public static ReplyEnvelope value(int requestId, int offset, int length) {
+    return new ReplyEnvelope(requestId, offset, length, null, "", "", null, null);
+  }
+
+  /**
+   * An error reply of {@code code} (not OK) saying {@code message} (cut as a peer's text is), thrown
+   * as {@code exceptionClass} by the implementation (empty if not a remote failure).
+   */
+  public static ReplyEnvelope error(
+      int requestId, StatusCode code, String message, String exceptionClass) {
+    return new ReplyEnvelope(
+        requestId, 0, -1, code, cut(message), cut(exceptionClass), null, null);
   }
 
   /** An error text a peer sent, cut to {@link #MAX_ERROR_TEXT} characters (replies and streams alike). */

@@ -176,6 +176,15 @@ public final class ServiceExport {
     return grpcMethods;
   }
 
+  /**
+   * The path gRPC calls {@code method} of {@code service} at, {@code /package.Service/method}, as
+   * the export names it when none of its names collide: for a call known only by its names (a raw
+   * call), whose service's other types are not known.
+   */
+  public static String grpcPathByName(String service, String method) {
+    return "/" + ServiceProtoBuilder.grpcService(service) + "/" + ServiceProtoBuilder.identifier(method);
+  }
+
   /** The service's file, resolved: its messages can build {@code DynamicMessage}s. */
   public Descriptors.FileDescriptor fileDescriptor() {
     return fileDescriptor;

@@ -62,6 +62,11 @@ final class ServiceProtoBuilder {
     return String.join(".", segments);
   }
 
+  /** The full name of a service's gRPC service when no name of its file collides with it. */
+  static String grpcService(String serviceName) {
+    return packageName(serviceName) + "." + capitalize(identifier(lastSegment(serviceName)));
+  }
+
   /** The name of a service's file: its package as a path. */
   static String fileName(String serviceName) {
     return packageName(serviceName).replace('.', '/') + ".proto";

@@ -49,10 +49,11 @@ public final class InboundMeter extends ChannelOutboundHandlerAdapter {
   }
 
   /**
-   * On the event loop, after a read was decoded: the incomplete frame now holds {@code bytes}.
-   * Pauses reading if the budget is used up.
+   * On the event loop, after a read was decoded: the incomplete frame now holds {@code bytes} (on
+   * an HTTP/2 connection, the incomplete messages of all its streams). Pauses reading if the
+   * budget is used up.
    */
-  void partial(long bytes) {
+  public void partial(long bytes) {
     long before = partialBytes;
     if (bytes == before) {
       return;
@@ -82,8 +83,11 @@ public final class InboundMeter extends ChannelOutboundHandlerAdapter {
     budget.add(-bytes);
   }
 
-  /** The connection closed: what it held is given back. On the event loop. */
-  void closed() {
+  /**
+   * The connection closed: what it held is given back, and the budget forgets it. On the event
+   * loop; once.
+   */
+  public void closed() {
     partial(0);
     budget.closed(this);
   }

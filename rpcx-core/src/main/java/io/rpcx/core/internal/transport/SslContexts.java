@@ -22,8 +22,10 @@ final class SslContexts {
   /**
    * The Netty context of {@code config} on {@code provider}, a server's offering {@code protocols}
    * by ALPN ({@code h2} for gRPC beside RPCX on the same port): a client that offers one of them
-   * gets it; one that offers none (RPCX's own) still connects. Fails at once on unreadable or
-   * invalid files.
+   * gets it; one that offers none (RPCX's own) still connects. A client's asks for {@code
+   * protocols}; whether the server chose one of them is its handler's to check once the handshake
+   * is done ({@code SslHandler.applicationProtocol()}), so that a refusal gets a message of its
+   * own. Fails at once on unreadable or invalid files.
    */
   static SslContext create(TlsConfig config, SslProvider provider, List<String> protocols) {
     try {
@@ -49,6 +51,14 @@ final class SslContexts {
           builder.keyManager(config.keyManager());
         } else if (config.certificateChain() != null) {
           builder.keyManager(config.certificateChain().toFile(), config.privateKey().toFile());
+        }
+        if (!protocols.isEmpty()) {
+          builder.applicationProtocolConfig(
+              new ApplicationProtocolConfig(
+                  ApplicationProtocolConfig.Protocol.ALPN,
+                  ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                  ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                  protocols));
         }
       }
       if (config.trustManager() != null) {

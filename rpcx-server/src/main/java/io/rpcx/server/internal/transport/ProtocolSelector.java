@@ -63,7 +63,7 @@ final class ProtocolSelector extends ByteToMessageDecoder {
               .schedule(
                   () -> {
                     logger.warn(
-                        "Closing connection from {}: no preface within {} ms",
+                        "Closing connection from {}: no RPCX or HTTP/2 preface within {} ms",
                         ctx.channel().remoteAddress(),
                         timeoutMillis);
                     ctx.close();

@@ -31,10 +31,7 @@ final class ClientProperties {
   void applyTo(RpcxClient.Builder builder) {
     target.set("default-timeout", client.getDefaultTimeout(), builder::defaultTimeout);
     target.set("connect-timeout", client.getConnectTimeout(), builder::connectTimeout);
-    if (client.getTarget() != null) {
-      ServiceEndpoint endpoint = endpoint("target", client.getTarget());
-      builder.target(endpoint.host(), endpoint.port());
-    }
+    target.set("target", client.getTarget(), builder::target); // grpc://host:port: a gRPC server
     target.set("load-balancing", client.getLoadBalancing(), builder::loadBalancing);
     target.set("max-attempts", client.getMaxAttempts(), builder::maxAttempts);
     target.set("bearer-token", client.getBearerToken(), builder::bearerToken);

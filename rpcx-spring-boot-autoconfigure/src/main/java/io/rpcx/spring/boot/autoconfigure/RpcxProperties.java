@@ -50,8 +50,8 @@ public class RpcxProperties {
     private Duration connectTimeout;
 
     /**
-     * The server of every service that has no targets of its own, as host:port; overrides the
-     * address in @RPCXClient. Not with rpcx.zookeeper.
+     * The server of every service that has no targets of its own, as host:port (grpc://host:port
+     * for a gRPC server); overrides the address in @RPCXClient. Not with rpcx.zookeeper.
      */
     private String target;
 
@@ -197,7 +197,10 @@ public class RpcxProperties {
 
   /** The {@code rpcx.client.services.<name>.*} properties of one service. */
   public static class Service {
-    /** The servers of this service, each host:port; overrides rpcx.client.target and discovery. */
+    /**
+     * The servers of this service, each host:port (grpc://host:port for a gRPC server); overrides
+     * rpcx.client.target and discovery.
+     */
     private List<String> targets = new ArrayList<>();
 
     /** How calls to this service are spread over its servers. */

@@ -74,6 +74,17 @@ class FailureReportsTest {
   }
 
   @Test
+  void aTargetWithAProtocolRpcxDoesNotSpeak() {
+    assertReport(
+        start(ClientApp.class, "--rpcx.client.target=http://localhost:8080"),
+        "The property rpcx.client.target has the value \"http://localhost:8080\" (from"
+            + " \"rpcx.client.target\" from property source \"commandLineArgs\"), which RPCX does"
+            + " not accept.",
+        "Set rpcx.client.target to a value RPCX accepts: host:port, rpcx://host:port or"
+            + " grpc://host:port.");
+  }
+
+  @Test
   void targetsOfAServiceNoInterfaceCalls() {
     assertReport(
         start(

@@ -204,6 +204,24 @@ class PropertiesTest {
   }
 
   @Test
+  void grpcTargetsCallTheServersGrpcSide() {
+    try (ConfigurableApplicationContext server = Apps.server()) {
+      String grpc = "grpc://127.0.0.1:" + Apps.port(server);
+      try (ConfigurableApplicationContext everyService =
+              Apps.run(ClientApp.class, "rpcx.client.target=" + grpc);
+          ConfigurableApplicationContext perService =
+              Apps.run(ClientApp.class, "rpcx.client.services.greeter.targets=" + grpc)) {
+        for (ConfigurableApplicationContext client : List.of(everyService, perService)) {
+          assertEquals("Hello, Ada", client.getBean(Greeter.class).greet("Ada"));
+          List<EndpointStatus> endpoints =
+              client.getBean(RpcxClient.class).endpoints(Greeter.class);
+          assertEquals(List.of(grpc), endpoints.stream().map(EndpointStatus::address).toList());
+        }
+      }
+    }
+  }
+
+  @Test
   void metadataInterceptorsAndCustomizersInOrder() {
     try (ConfigurableApplicationContext server =
             Apps.run(
