@@ -14,8 +14,8 @@ import io.rpcx.client.RpcxClient;
 import io.rpcx.core.UnavailableException;
 import io.rpcx.core.discovery.ServiceEndpoint;
 import io.rpcx.core.discovery.StaticDiscovery;
-import io.rpcx.server.RpcxServer;
 import io.rpcx.internal.testing.LogCapture;
+import io.rpcx.server.RpcxServer;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,7 +85,8 @@ class RpcxCallsGrpcClusterTest {
 
   @Test
   void aServerGoingAwayFinishesItsCallsAndTheNextOnesGoElsewhere() throws Exception {
-    try (GrpcJavaServer a = GrpcJavaServer.start();
+    try (LogCapture logs = LogCapture.of("io.rpcx.client.internal.transport.ServerConnector");
+        GrpcJavaServer a = GrpcJavaServer.start();
         GrpcJavaServer b = GrpcJavaServer.start();
         RpcxClient rpcx = client(a.target(), b.target()).build()) {
       InteropService interop = rpcx.create(InteropService.class);
@@ -96,7 +97,14 @@ class RpcxCallsGrpcClusterTest {
       RpcxCallsGrpcStreamsTest.await(
           "a call on each server",
           () -> a.service.served.contains("sleep") && b.service.served.contains("sleep"));
+      String leaving = a.target(); // read before shutdown, which forgets the port
       a.server.shutdown(); // graceful: GOAWAY, then it waits for the calls it has
+      // A call sent before the client reads the GOAWAY is still the server's to take, as in
+      // grpc-java; the calls after it go elsewhere.
+      assertTrue(
+          logs.awaitLine(
+              Level.DEBUG, "DEBUG The server at \\Q" + leaving + "\\E retired the connection .*"),
+          logs.all());
       for (int i = 0; i < 20; i++) {
         assertEquals("next " + i, interop.echo("next " + i));
       }

@@ -19,6 +19,7 @@ import ch.qos.logback.classic.Level;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.rpcx.client.EndpointStatus;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.InternalErrorException;
 import io.rpcx.core.NotFoundException;
@@ -33,6 +34,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,6 +47,31 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class RpcxCallsGrpcConnectionTest {
+
+  @Test
+  void aGrpcServerThatGoesAwayAndIsGoneIsReportedUnreachableWithoutACall() throws Exception {
+    GrpcJavaServer server = GrpcJavaServer.start();
+    try (LogCapture logs = LogCapture.of("io.rpcx.client");
+        RpcxClient rpcx =
+            RpcxClient.builder().targets(InteropService.class, server.target()).build()) {
+      assertEquals("hi", rpcx.create(InteropService.class).echo("hi"));
+      String target = server.target();
+      server.close(); // GOAWAY, and its port refuses from then on
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (state(rpcx) != EndpointStatus.State.UNREACHABLE && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertEquals(EndpointStatus.State.UNREACHABLE, state(rpcx), "no call made since");
+      assertTrue(
+          logs.awaitLine(
+              Level.WARN, "WARN RPCX server \\Q" + target + "\\E is unreachable: .*"),
+          logs.all());
+    }
+  }
+
+  private static EndpointStatus.State state(RpcxClient rpcx) {
+    return rpcx.endpoints(InteropService.class).get(0).state();
+  }
 
   @Test
   void aServerThatFindsThePingsTooFrequentGetsThemLessOften() throws Exception {

@@ -483,7 +483,7 @@ final class ClientConnection implements Connection, CallOwner {
     drainedGracefully = true;
     state = DRAINING;
     if (connectionOnly) {
-      connector.retired(this, message);
+      connector.retired(this, message, true);
     } else {
       connector.goingAway(this, message);
     }

@@ -127,8 +127,16 @@ final class GrpcConnection implements Connection {
     bind(connectFuture.channel());
     connectFuture.addListener(
         future -> {
-          if (!future.isSuccess()) {
-            onConnectFailed(future.cause());
+          if (future.isSuccess()) {
+            return;
+          }
+          // A task of its own, as ClientConnection's: a connect that fails at once runs this
+          // inside connect(), under the connector's lock.
+          Throwable cause = future.cause();
+          try {
+            connectFuture.channel().eventLoop().execute(() -> onConnectFailed(cause));
+          } catch (RejectedExecutionException e) {
+            onConnectFailed(cause); // the client is closing
           }
         });
   }
@@ -463,7 +471,7 @@ final class GrpcConnection implements Connection {
     state = DRAINING;
     // gRPC's GOAWAY is of the connection: the server may stay (its maximum connection age), and
     // the next call opens another; a server that is gone refuses it, and is then unreachable.
-    connector.retired(this, "GOAWAY" + (debug.isEmpty() ? "" : " " + debug));
+    connector.retired(this, "GOAWAY" + (debug.isEmpty() ? "" : " " + debug), false);
     closeIfDrained();
   }
 
@@ -546,7 +554,7 @@ final class GrpcConnection implements Connection {
     if (state < DRAINING) {
       drainedGracefully = true;
       state = DRAINING;
-      connector.retired(this, "retired");
+      connector.retired(this, "retired", false);
       closeIfDrained();
     }
   }

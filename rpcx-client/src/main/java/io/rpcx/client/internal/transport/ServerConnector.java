@@ -92,6 +92,9 @@ final class ServerConnector implements ServerLink {
     this.transport = transport;
     this.backoff = new Backoff(settings.initialBackoffMillis, settings.maxBackoffMillis);
     this.grpcKeepAliveMillis = settings.keepAliveIntervalMillis;
+    if (grpc) {
+      settings.grpcTls(); // made here, not on an event loop in a connection's initializer
+    }
   }
 
   /** The keepalive interval of this gRPC server's next connection. */
@@ -312,15 +315,20 @@ final class ServerConnector implements ServerLink {
   }
 
   /**
-   * The server retired {@code connection} (GOAWAY for that connection only: its maximum age, or
-   * idle) and keeps serving: if it is the current one, the next call opens another, at once.
+   * The server retired {@code connection} and may keep serving: if it is the current one, the next
+   * call opens another, and one is opened in the background too, so that a server that is in fact
+   * gone is found unreachable without a call to find out. {@code serverStays}: the server said so
+   * (RPCX's GOAWAY of that connection only: its maximum age, or idle), and the background one is
+   * opened at once; else (a gRPC server's GOAWAY, which does not say) after the reconnect backoff,
+   * by when a server that stops has closed its port.
    */
-  void retired(Connection connection, String message) {
+  void retired(Connection connection, String message, boolean serverStays) {
     boolean current;
     synchronized (this) {
       current = this.current == connection;
       if (current) {
         this.current = null;
+        scheduleReconnect(connection, serverStays ? 0 : backoff.nextDelayNanos());
       }
     }
     if (current) {
