@@ -15,6 +15,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,6 +49,7 @@ class KubernetesShutdownTest {
   @Test
   void theActuatorAnswersOverHttpWhileRpcxDrains() throws Exception {
     GreeterImpl.gate = new CountDownLatch(1);
+    ExecutorService threads = Executors.newCachedThreadPool();
     ConfigurableApplicationContext server =
         new SpringApplicationBuilder(ServerApp.class)
             .web(WebApplicationType.SERVLET)
@@ -62,15 +65,20 @@ class KubernetesShutdownTest {
             .run();
     int httpPort = server.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
     try (ConfigurableApplicationContext client =
-        Apps.client(Apps.port(server), "spring.main.banner-mode=off")) {
+        Apps.client(
+            Apps.port(server),
+            "spring.main.banner-mode=off",
+            "rpcx.client.default-timeout=30s")) { // the held call outlives the drain
       HttpResponse<String> ready = get(httpPort, "/actuator/health/readiness");
       assertEquals(200, ready.statusCode(), ready.body());
       assertTrue(ready.body().contains("\"server\":{\"status\":\"UP\""), ready.body());
       Greeter greeter = client.getBean(Greeter.class);
-      CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> greeter.held("Ada"));
+      // Threads of their own: the common pool may have a single worker, which the held call keeps.
+      CompletableFuture<String> call =
+          CompletableFuture.supplyAsync(() -> greeter.held("Ada"), threads);
       GracefulShutdownTest.await(() -> GreeterImpl.held.get() == 1, "the call in flight");
 
-      CompletableFuture<Void> closing = CompletableFuture.runAsync(server::close);
+      CompletableFuture<Void> closing = CompletableFuture.runAsync(server::close, threads);
       HttpResponse<String> health = awaitDraining(httpPort);
       assertEquals(503, health.statusCode(), health.body());
       HttpResponse<String> readiness = get(httpPort, "/actuator/health/readiness");
@@ -86,6 +94,7 @@ class KubernetesShutdownTest {
       closing.get(30, TimeUnit.SECONDS);
     } finally {
       server.close();
+      threads.shutdown();
     }
   }
 
