@@ -89,6 +89,11 @@ final class GrpcJavaInterop extends InteropGrpc.InteropImplBase {
 
   /** Calls served, by method name, in order. */
   final Queue<String> served = new ConcurrentLinkedQueue<>();
+  /**
+   * Calls whose method runs and watches for its cancel, by method name: a call cancelled before
+   * its method ran (its reset beat the request) is never counted in {@link #cancelled}.
+   */
+  final Queue<String> watching = new ConcurrentLinkedQueue<>();
   /** The methods whose calls their clients cancelled (reset, or let their deadline pass). */
   final Queue<String> cancelled = new ConcurrentLinkedQueue<>();
   /** Elements the server streams produced so far. */
@@ -374,6 +379,7 @@ final class GrpcJavaInterop extends InteropGrpc.InteropImplBase {
               }
             },
             Runnable::run);
+    watching.add(method);
   }
 
   @Override

@@ -129,7 +129,7 @@ class RpcxCallsGrpcSemanticsTest {
 
   @Test
   void anInterruptedCallerResetsTheStreamLongBeforeTheDeadline() throws Exception {
-    long served = RpcxCallsGrpcStreamsTest.count(server.service.served, "sleep");
+    long watching = RpcxCallsGrpcStreamsTest.count(server.service.watching, "sleep");
     long cancelled = RpcxCallsGrpcStreamsTest.count(server.service.cancelled, "sleep");
     AtomicReference<Throwable> thrown = new AtomicReference<>();
     Thread caller =
@@ -143,7 +143,7 @@ class RpcxCallsGrpcSemanticsTest {
             });
     long start = System.nanoTime();
     caller.start();
-    RpcxCallsGrpcStreamsTest.awaitMore(server.service.served, "sleep", served, "the server's call");
+    RpcxCallsGrpcStreamsTest.awaitMore(server.service.watching, "sleep", watching, "the server's method");
     caller.interrupt();
     caller.join();
     assertInstanceOf(CancelledException.class, thrown.get());

@@ -186,10 +186,10 @@ class RpcxCallsGrpcStreamsTest {
   @Test
   void cancellingABidirectionalStreamCancelsBothDirections() throws Exception {
     AtomicBoolean argumentCancelled = new AtomicBoolean();
-    long served = count(server.service.served, "upper");
+    long watching = count(server.service.watching, "upper");
     long cancelled = count(server.service.cancelled, "upper");
     Received<String> received = Received.of(interop.upper(Publishers.never(argumentCancelled)), 1);
-    awaitMore(server.service.served, "upper", served, "the server's call");
+    awaitMore(server.service.watching, "upper", watching, "the server's method");
     received.cancel();
     awaitMore(server.service.cancelled, "upper", cancelled, "the server's cancel handler");
     await("the argument's cancel", argumentCancelled::get);
@@ -198,10 +198,10 @@ class RpcxCallsGrpcStreamsTest {
   @Test
   void cancellingAClientStreamsFutureResetsTheStream() throws Exception {
     AtomicBoolean argumentCancelled = new AtomicBoolean();
-    long served = count(server.service.served, "sum");
+    long watching = count(server.service.watching, "sum");
     long cancelled = count(server.service.cancelled, "sum");
     CompletableFuture<Long> sum = interop.sum(Publishers.never(argumentCancelled));
-    awaitMore(server.service.served, "sum", served, "the server's call");
+    awaitMore(server.service.watching, "sum", watching, "the server's method");
     assertTrue(sum.cancel(true));
     assertThrows(CancellationException.class, sum::join);
     awaitMore(server.service.cancelled, "sum", cancelled, "the server's cancel handler");
@@ -210,7 +210,7 @@ class RpcxCallsGrpcStreamsTest {
 
   @Test
   void aStreamArgumentThatFailsCancelsTheCall() throws Exception {
-    long served = count(server.service.served, "join");
+    long watching = count(server.service.watching, "join");
     long cancelled = count(server.service.cancelled, "join");
     java.util.concurrent.atomic.AtomicReference<java.util.concurrent.Flow.Subscriber<? super String>>
         parts = new java.util.concurrent.atomic.AtomicReference<>();
@@ -228,7 +228,7 @@ class RpcxCallsGrpcStreamsTest {
                     public void cancel() {}
                   });
             });
-    awaitMore(server.service.served, "join", served, "the server's call");
+    awaitMore(server.service.watching, "join", watching, "the server's method");
     IllegalStateException broken = new IllegalStateException("no more parts");
     parts.get().onError(broken);
     java.util.concurrent.ExecutionException failed =
