@@ -104,7 +104,7 @@ final class BenchCommand implements Callable<Integer> {
       MethodDescription described = Remote.method(service, names[1]);
       RawCall call =
           CallInput.encode(
-              service, described, remote.jsonWire(service), text, connection.timeout);
+              service, described, remote.jsonMapping(service), text, connection.timeout);
       PrintWriter err = spec.commandLine().getErr();
       LoadRun run = new LoadRun(remote.client(), call, concurrency, calls, duration);
       // Ctrl-C (or a kill) starts the JVM's shutdown: the hook stops the run and waits, at most

@@ -5,6 +5,7 @@ import io.rpcx.client.RawCall;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.reflection.MethodDescription;
 import io.rpcx.core.reflection.ServiceDescription;
+import io.rpcx.http.JsonMapping;
 import java.io.IOException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -63,8 +64,8 @@ final class CallCommand implements Runnable {
     try (Remote remote = Remote.connect(address, connection, 1)) {
       ServiceDescription service = remote.describe(names[0]);
       MethodDescription described = Remote.method(service, names[1]);
-      JsonWire wire = remote.jsonWire(service);
-      RawCall call = CallInput.encode(service, described, wire, json, connection.timeout);
+      JsonMapping mapping = remote.jsonMapping(service);
+      RawCall call = CallInput.encode(service, described, mapping, json, connection.timeout);
       byte[] reply;
       try {
         reply = remote.client().call(call)
@@ -82,7 +83,7 @@ final class CallCommand implements Runnable {
       }
       JsonNode result;
       try {
-        result = wire.decode(reply, TypeRef.parse(described.resultType()));
+        result = mapping.decode(reply, described.resultType());
       } catch (IOException e) {
         throw new UserError(ExitCodes.of(StatusCode.INTERNAL),
             "INTERNAL: cannot read the result of " + service.name() + "/" + described.name()

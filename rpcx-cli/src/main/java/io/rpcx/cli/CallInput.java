@@ -5,6 +5,8 @@ import io.rpcx.client.RawCall;
 import io.rpcx.core.reflection.MethodDescription;
 import io.rpcx.core.reflection.ParameterDescription;
 import io.rpcx.core.reflection.ServiceDescription;
+import io.rpcx.http.InvalidJsonException;
+import io.rpcx.http.JsonMapping;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +18,9 @@ import java.util.List;
 
 /**
  * The arguments of {@code rpcx call} and {@code rpcx bench}: a JSON array with one element per
- * parameter, given inline, with {@code -d @file.json}, or on stdin ({@code -} or {@code -d @-}),
- * checked against the method's description and encoded as a {@link RawCall}.
+ * parameter (or an object of them by name), given inline, with {@code -d @file.json}, or on stdin
+ * ({@code -} or {@code -d @-}), checked against the method's description and encoded as a {@link
+ * RawCall} with RPCX's one JSON mapping ({@link JsonMapping}).
  */
 final class CallInput {
   private CallInput() {}
@@ -72,7 +75,7 @@ final class CallInput {
   static RawCall encode(
       ServiceDescription service,
       MethodDescription method,
-      JsonWire wire,
+      JsonMapping mapping,
       String json,
       Duration timeout) {
     for (ParameterDescription parameter : method.parameters()) {
@@ -89,34 +92,25 @@ final class CallInput {
           + method.resultType() + "); rpcx calls methods with one reply only: call it from Java"
           + " (docs/STREAMING.md)");
     }
-    JsonNode arguments = Json.parse(json, "arguments");
-    List<ParameterDescription> parameters = method.parameters();
-    String signature = service.name() + "/" + method.signature();
-    if (!arguments.isArray()) {
-      throw UserError.usage("the arguments must be a JSON array of " + count(parameters.size())
-          + ", got " + JsonWire.shown(arguments) + " (" + signature + ")");
-    }
-    if (arguments.size() != parameters.size()) {
-      throw UserError.usage(service.name() + "/" + method.name() + " takes "
-          + count(parameters.size()) + ", got " + arguments.size() + " (" + signature + ")");
-    }
     RawCall.Builder call =
         RawCall.builder(service.name(), method.name())
             .result(method.resultType())
             .timeout(timeout)
             .idempotent(method.idempotent());
-    for (int i = 0; i < parameters.size(); i++) {
-      ParameterDescription parameter = parameters.get(i);
-      TypeRef type = TypeRef.parse(parameter.type());
-      call.argument(
-          parameter.type(),
-          wire.encode(arguments.get(i), type, "argument '" + parameter.name() + "'"));
+    try {
+      List<JsonNode> arguments = mapping.arguments(method, Json.parse(json, "arguments"));
+      List<ParameterDescription> parameters = method.parameters();
+      for (int i = 0; i < parameters.size(); i++) {
+        ParameterDescription parameter = parameters.get(i);
+        call.argument(
+            parameter.type(),
+            mapping.encode(
+                arguments.get(i), parameter.type(), "argument '" + parameter.name() + "'"));
+      }
+    } catch (InvalidJsonException e) {
+      throw UserError.usage(e.getMessage());
     }
     return call.build();
-  }
-
-  private static String count(int arguments) {
-    return arguments == 1 ? "1 argument" : arguments + " arguments";
   }
 
 }

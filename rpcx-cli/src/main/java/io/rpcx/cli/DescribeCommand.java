@@ -2,15 +2,13 @@ package io.rpcx.cli;
 
 import io.rpcx.core.reflection.FieldDescription;
 import io.rpcx.core.reflection.MethodDescription;
-import io.rpcx.core.reflection.ParameterDescription;
 import io.rpcx.core.reflection.ServiceDescription;
 import io.rpcx.core.reflection.TypeDescription;
+import io.rpcx.http.JsonMapping;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,7 +50,7 @@ final class DescribeCommand implements Runnable {
       ServiceDescription service = remote.describe(serviceName);
       List<MethodDescription> methods =
           methodName == null ? service.methods() : List.of(Remote.method(service, methodName));
-      List<TypeDescription> types = reachable(service, methods);
+      List<TypeDescription> types = JsonMapping.of(service).reachableTypes(methods);
       if (json) {
         Object description =
             methodName == null
@@ -105,36 +103,5 @@ final class DescribeCommand implements Runnable {
   private static String header(TypeDescription type) {
     String kind = type.kind().name().toLowerCase(Locale.ROOT);
     return kind + " " + type.name() + " (" + type.javaClass() + ")";
-  }
-
-  /** The described types {@code methods} reach, in the service's order. */
-  static List<TypeDescription> reachable(
-      ServiceDescription service, List<MethodDescription> methods) {
-    Set<String> names = new LinkedHashSet<>();
-    for (MethodDescription method : methods) {
-      for (ParameterDescription parameter : method.parameters()) {
-        collect(service, TypeRef.parse(parameter.type()), names);
-      }
-      collect(service, TypeRef.parse(method.resultType()), names);
-    }
-    List<TypeDescription> types = new ArrayList<>();
-    for (TypeDescription type : service.types()) {
-      if (names.contains(type.name())) {
-        types.add(type);
-      }
-    }
-    return types;
-  }
-
-  private static void collect(ServiceDescription service, TypeRef type, Set<String> names) {
-    for (TypeRef argument : type.arguments()) {
-      collect(service, argument, names);
-    }
-    TypeDescription described = service.type(type.text());
-    if (described != null && names.add(type.text())) {
-      for (FieldDescription field : described.fields()) {
-        collect(service, TypeRef.parse(field.type()), names);
-      }
-    }
   }
 }

@@ -7,6 +7,7 @@ import io.rpcx.core.reflection.MethodDescription;
 import io.rpcx.core.reflection.ReflectionService;
 import io.rpcx.core.reflection.ServiceDescription;
 import io.rpcx.core.reflection.TypeDescription;
+import io.rpcx.http.JsonMapping;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -82,21 +83,24 @@ final class Remote implements AutoCloseable {
   }
 
   /**
-   * The JSON converter of {@code service}'s values; with the descriptors of its protobuf messages
+   * The JSON mapping of {@code service}'s values; with the descriptors of its protobuf messages
    * (from the server's {@code FileDescriptorSet}) when it carries any.
    */
-  JsonWire jsonWire(ServiceDescription service) {
+  JsonMapping jsonMapping(ServiceDescription service) {
     for (TypeDescription type : service.types()) {
       if (type.kind() == TypeDescription.Kind.PROTOBUF) {
-        return new JsonWire(
-            service.types(),
-            ProtobufJson.of(
-                reflect(
-                    "the protobuf descriptors of service '" + service.name() + "'",
-                    () -> reflection.fileDescriptorSet(service.name()))));
+        byte[] set =
+            reflect(
+                "the protobuf descriptors of service '" + service.name() + "'",
+                () -> reflection.fileDescriptorSet(service.name()));
+        try {
+          return JsonMapping.of(service, set);
+        } catch (IllegalArgumentException e) {
+          throw new UserError(ExitCodes.SOFTWARE, e.getMessage());
+        }
       }
     }
-    return new JsonWire(service.types(), null);
+    return JsonMapping.of(service);
   }
 
   /** The {@code .proto} files of {@code service}, by file name, its own first. */

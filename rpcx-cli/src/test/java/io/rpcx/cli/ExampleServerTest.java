@@ -165,6 +165,8 @@ class ExampleServerTest {
     assertEquals("hello", created.get("text").asText());
     assertTrue(created.get("createdAt").asText().endsWith("Z"), created::toString);
     assertEquals("true\n", ok("call", address, "messages/update", "[" + id + ", \"bye\"]").out());
+    assertEquals("true\n", // or by parameter name, in any order
+        ok("call", address, "messages/update", "{\"text\": \"bye\", \"id\": " + id + "}").out());
     assertEquals("bye", json(ok("call", address, "messages/findById", "[" + id + "]")).get("text").asText());
     assertEquals("true\n", ok("call", address, "messages/remove", "[" + id + "]").out());
     assertEquals("null\n", ok("call", address, "messages/findById", "[" + id + "]").out());
@@ -251,9 +253,12 @@ class ExampleServerTest {
     assertFails(2, "orders/streamOrders is a server stream (it returns stream<OrderInfo>); rpcx"
             + " calls methods with one reply only: call it from Java (docs/STREAMING.md)",
         "call", address, "orders/streamOrders", "[3]");
-    assertFails(2, "the arguments must be a JSON array of 2 arguments, got {\"id\":1} (messages/"
-            + "update(int64 id, string text) -> bool)",
-        "call", address, "messages/update", "{\"id\": 1}");
+    assertFails(2, "the arguments must be a JSON array of 2 arguments or an object of them by"
+            + " name, got \"one\" (messages/update(int64 id, string text) -> bool)",
+        "call", address, "messages/update", "\"one\"");
+    assertFails(2, "messages/update has no parameter 'ident' (its parameters: id, text;"
+            + " messages/update(int64 id, string text) -> bool)",
+        "call", address, "messages/update", "{\"ident\": 1}");
     assertFails(15, "REMOTE_FAILURE: orders/findOrder on " + address + " threw"
             + " io.rpcx.examples.api.OrderNotFoundException: no order -5",
         "call", address, "orders/findOrder", "[-5]");

@@ -8,23 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** What the command line reads besides JSON: type descriptors, addresses and durations. */
+/** What the command line reads besides JSON: addresses and durations. */
 class ParsingTest {
-
-  @Test
-  void typeDescriptorsParseIntoNamesAndArgumentsKeepingTheirText() {
-    TypeRef map = TypeRef.parse("map<string,list<OrderItem>>");
-    assertEquals("map", map.name());
-    assertEquals("map<string,list<OrderItem>>", map.text());
-    assertEquals("list<OrderItem>", map.argument(1).text());
-    assertEquals("OrderItem", map.argument(1).argument(0).name());
-    assertEquals(List.of(), TypeRef.parse("google.protobuf.Timestamp").arguments());
-    assertEquals("Page<User>", TypeRef.parse("Page<User>").text());
-
-    IllegalArgumentException bad =
-        assertThrows(IllegalArgumentException.class, () -> TypeRef.parse("list<int32"));
-    assertEquals("'list<int32' is not an RPCX type descriptor (at character 10)", bad.getMessage());
-  }
 
   @Test
   void addressesAreHostColonPortWithBracketsForIpv6() {

@@ -23,7 +23,9 @@ import io.rpcx.server.internal.dispatch.ServiceInstances;
 import io.rpcx.server.internal.dispatch.Workers;
 import io.rpcx.server.internal.registration.Registration;
 import io.rpcx.server.internal.grpc.GrpcRoutes;
+import io.rpcx.server.internal.transport.HttpSide;
 import io.rpcx.server.internal.transport.ServerTransport;
+import io.rpcx.server.http.HttpService;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
@@ -144,7 +146,14 @@ public final class RpcxServer implements AutoCloseable {
           config.grpc() && config.connection().inProcessName() == null
               ? GrpcRoutes.of(services.models(), config.grpcHealth(), config.grpcReflection())
               : null;
-      transport = new ServerTransport(config, dispatcher, grpcRoutes);
+      HttpSide http =
+          config.http() != null && config.connection().inProcessName() == null
+              ? new HttpSide(
+                  config.http().start(services.describe()),
+                  Checks.atLeast(config.http().maxRequestBytes(), 1, "maxRequestBytes"),
+                  config.httpPort())
+              : null;
+      transport = new ServerTransport(config, dispatcher, grpcRoutes, http);
       address = transport.bind(config.bindAddress(), config.port());
       state = State.RUNNING;
       logger.info(
@@ -182,6 +191,23 @@ public final class RpcxServer implements AutoCloseable {
               + "' and has no port");
     }
     return inet.getPort();
+  }
+
+  /**
+   * The port the HTTP side ({@link Builder#http}) is served on: its own ({@link
+   * Builder#httpPort}), the real one when it was built with port 0, else the server's.
+   *
+   * @throws IllegalStateException if the server was never started, or serves no HTTP
+   */
+  public synchronized int httpPort() {
+    if (config.http() == null) {
+      throw new IllegalStateException("the server serves no HTTP: build it with http(...)");
+    }
+    if (transport == null) {
+      throw new IllegalStateException("the server has not been started");
+    }
+    SocketAddress own = transport.httpAddress();
+    return own instanceof InetSocketAddress inet ? inet.getPort() : port();
   }
 
   /** The published service names, sorted. */
@@ -414,6 +440,8 @@ public final class RpcxServer implements AutoCloseable {
     private boolean grpc = true;
     private boolean grpcHealth = true;
     private boolean grpcReflection = true;
+    private HttpService http;
+    private int httpPort = -1;
     private int workerThreads = ServerConfig.DEFAULT_WORKER_THREADS;
     private int maxQueuedCalls = ServerConfig.DEFAULT_MAX_QUEUED_CALLS;
     /** 0: no virtual threads chosen. */
@@ -895,6 +923,37 @@ public final class RpcxServer implements AutoCloseable {
     }
 
     /**
+     * Serves HTTP beside RPCX and gRPC on the server's port (or on {@link #httpPort(int)}):
+     * HTTP/1.1 requests, and HTTP/2 requests that are not gRPC, go to {@code service}, which
+     * calls the published methods through this server's dispatcher, interceptors, limits and
+     * deadlines ({@link io.rpcx.server.http.HttpExchange#call}). Off by default. Module {@code
+     * rpcx-http} serves HTTP/JSON calls, an OpenAPI document and a service console
+     * (docs/HTTP.md):
+     *
+     * <pre>{@code
+     * builder.http(RpcxHttp.builder().openApi(true).console(true).build())
+     * }</pre>
+     *
+     * <p>Over TLS ({@link #tls}) HTTP is served over TLS too (ALPN {@code h2} and {@code
+     * http/1.1}). An in-process server ({@link #inProcess}) has no port and serves no HTTP.
+     */
+    public Builder http(HttpService service) {
+      this.http = Objects.requireNonNull(service, "service");
+      return this;
+    }
+
+    /**
+     * Serves the HTTP side ({@link #http}) on a port of its own instead of the server's, with the
+     * same TLS, limits and interceptors; that port serves HTTP only (HTTP/1.1 and HTTP/2, no gRPC,
+     * no RPCX), and the server's port no HTTP. 0 picks a free port, which {@link
+     * RpcxServer#httpPort()} reports. Default: the server's port.
+     */
+    public Builder httpPort(int httpPort) {
+      this.httpPort = Checks.port(httpPort, "httpPort");
+      return this;
+    }
+
+    /**
      * Runs implementations on the server's own pool of platform threads ({@link
      * #workerThreads(int)}, {@link #maxQueuedCalls(int)}): the default before Java 24, chosen here
      * by name on any Java. Setting the pool's sizes chooses it too. Cannot be combined with {@link
@@ -1029,6 +1088,8 @@ public final class RpcxServer implements AutoCloseable {
           grpc,
           grpcHealth,
           grpcReflection,
+          http,
+          httpPort,
           workerThreads,
           maxQueuedCalls,
           virtualThreadCallsToUse(),

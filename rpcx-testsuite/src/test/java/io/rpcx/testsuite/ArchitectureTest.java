@@ -55,6 +55,7 @@ class ArchitectureTest {
               "io.rpcx.core",
               "io.rpcx.client",
               "io.rpcx.server",
+              "io.rpcx.http",
               "io.rpcx.testing",
               "io.rpcx.registry",
               "io.rpcx.kubernetes",
@@ -127,6 +128,10 @@ class ArchitectureTest {
       io.rpcx.core.reflection.ServiceDescription
       io.rpcx.core.reflection.TypeDescription
       io.rpcx.core.reflection.TypeDescription$Kind
+      io.rpcx.http.InvalidJsonException
+      io.rpcx.http.JsonMapping
+      io.rpcx.http.RpcxHttp
+      io.rpcx.http.RpcxHttp$Builder
       io.rpcx.kubernetes.KubernetesDiscovery
       io.rpcx.kubernetes.KubernetesDiscovery$Builder
       io.rpcx.micrometer.DefaultRpcxClientObservationConvention
@@ -158,6 +163,9 @@ class ArchitectureTest {
       io.rpcx.server.ServerInterceptor$Next
       io.rpcx.server.ServerInterceptors
       io.rpcx.server.ServerStats
+      io.rpcx.server.http.HttpExchange
+      io.rpcx.server.http.HttpHandler
+      io.rpcx.server.http.HttpService
       io.rpcx.testing.Faults
       io.rpcx.testing.Faults$Builder
       io.rpcx.testing.RpcxExtension
@@ -198,6 +206,8 @@ class ArchitectureTest {
           "io.rpcx.client.DnsDiscovery",
           "io.rpcx.server.RpcxServer",
           "io.rpcx.core.reflection.ProtoSchemas",
+          "io.rpcx.http.RpcxHttp",
+          "io.rpcx.http.JsonMapping",
           "io.rpcx.testing.RpcxExtension");
 
   private static final DescribedPredicate<JavaClass> API_TYPE =
@@ -253,6 +263,14 @@ class ArchitectureTest {
           "io.rpcx.spring..",
           "io.rpcx.registry..",
           "io.rpcx.kubernetes..");
+
+  /**
+   * The HTTP side (rpcx-http) plugs into the server through its public seam alone ({@code
+   * io.rpcx.server.http}: the server reads HTTP, the handler answers it and calls the published
+   * methods through the server's dispatcher), as a user's own HTTP side would: its own internals
+   * are its business, the server's and the core's are not.
+   */
+  private static final ArchRule HTTP_SIDE_USES_THE_SEAM = ownInternalsOnly("io.rpcx.http..");
 
   /**
    * The test kit reaches into the server through one seam only: {@code ReplyFault}, where its
@@ -315,6 +333,11 @@ class ArchitectureTest {
   }
 
   @Test
+  void theHttpSideUsesTheServersPublicSeamOnly() {
+    HTTP_SIDE_USES_THE_SEAM.check(LIBRARY);
+  }
+
+  @Test
   void theTestKitUsesOnlyTheReplyFaultSeam() {
     TEST_KIT_USES_ONE_SEAM.check(LIBRARY);
   }
@@ -325,6 +348,7 @@ class ArchitectureTest {
     String offenders = "io.rpcx.testsuite.architecture.integration..";
     assertTrue(useNoInternals(offenders).evaluate(offender).hasViolation());
     assertTrue(testKitSeam(offenders).evaluate(offender).hasViolation());
+    assertTrue(ownInternalsOnly(offenders).evaluate(offender).hasViolation());
     String seamOnly =
         testKitSeam(offenders).evaluate(offender).getFailureReport().getDetails().toString();
     assertFalse(seamOnly.contains("ReplyFault"), "the seam itself is allowed: " + seamOnly);
@@ -337,6 +361,23 @@ class ArchitectureTest {
         .resideInAnyPackage(packages)
         .should()
         .dependOnClassesThat(INTERNAL)
+        .because("an integration uses what users can use: the public API");
+  }
+
+  /** Classes in {@code module} depend on no internal class but their own module's. */
+  private static ArchRule ownInternalsOnly(String module) {
+    String own = module.replace("..", ".");
+    return noClasses()
+        .that()
+        .resideInAPackage(module)
+        .should()
+        .dependOnClassesThat(
+            DescribedPredicate.describe(
+                "are internal to RPCX's other modules",
+                type -> {
+                  JavaClass used = type.isArray() ? type.getBaseComponentType() : type;
+                  return isInternal(used) && !used.getName().startsWith(own);
+                }))
         .because("an integration uses what users can use: the public API");
   }
 

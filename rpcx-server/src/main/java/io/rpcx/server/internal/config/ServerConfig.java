@@ -6,6 +6,7 @@ import io.rpcx.core.internal.config.TypeScan;
 import io.rpcx.server.ExceptionLogging;
 import io.rpcx.server.RefusalListener;
 import io.rpcx.server.ServerInterceptor;
+import io.rpcx.server.http.HttpService;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -30,6 +31,8 @@ import java.util.concurrent.Executor;
  * @param grpc whether the server's port answers gRPC beside RPCX
  * @param grpcHealth whether gRPC's standard health service answers
  * @param grpcReflection whether gRPC's standard reflection service answers
+ * @param http what serves HTTP requests beside RPCX and gRPC, or {@code null}: none
+ * @param httpPort the port of the HTTP side alone, or {@code -1}: the server's port
  * @param virtualThreadCalls calls that may run on virtual threads at once; 0 without virtual
  *     threads
  * @param maxConnections connections that sent their preface, open at once
@@ -59,6 +62,8 @@ public record ServerConfig(
     boolean grpc,
     boolean grpcHealth,
     boolean grpcReflection,
+    HttpService http,
+    int httpPort,
     int workerThreads,
     int maxQueuedCalls,
     int virtualThreadCalls,
@@ -102,6 +107,10 @@ public record ServerConfig(
    * @throws IllegalArgumentException if a registrar is set for an in-process server
    */
   public ServerConfig {
+    if (httpPort >= 0 && http == null) {
+      throw new IllegalArgumentException(
+          "httpPort(" + httpPort + ") needs an HTTP side to serve: http(...)");
+    }
     if (connection.inProcessName() != null && registrar != null) {
       throw new IllegalArgumentException(
           "registrar(...) and inProcess(\"" + connection.inProcessName() + "\") cannot be"

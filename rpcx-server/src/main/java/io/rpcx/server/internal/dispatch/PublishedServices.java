@@ -2,6 +2,7 @@ package io.rpcx.server.internal.dispatch;
 
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.model.ServiceModel;
+import io.rpcx.core.reflection.ReflectionService;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -51,6 +52,14 @@ public final class PublishedServices {
   /** The models of the published services, in registration order. */
   public List<ServiceModel> models() {
     return models;
+  }
+
+  /**
+   * What the published services are, as the reflection service describes them (whether or not
+   * the server publishes it), for the server's own parts: its HTTP side.
+   */
+  public ReflectionService describe() {
+    return new ServerReflection(models);
   }
 
   /** The published service names, sorted. */

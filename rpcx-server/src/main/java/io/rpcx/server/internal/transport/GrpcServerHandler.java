@@ -49,6 +49,7 @@ import io.rpcx.core.internal.transport.NettyPayload;
 import io.rpcx.core.internal.transport.QueuedWrite;
 import io.rpcx.core.internal.transport.TlsFailures;
 import io.rpcx.core.internal.transport.WriteQueue;
+import io.rpcx.server.http.HttpHandler;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.CancellableCall;
 import io.rpcx.server.internal.dispatch.OpenStream;
@@ -104,7 +105,10 @@ final class GrpcServerHandler extends Http2ConnectionHandler
 
   private final ServerTransport transport;
   private final RequestDispatcher dispatcher;
+  /** What gRPC answers, or null where this port serves no gRPC (every request goes to {@link #http}). */
   private final GrpcRoutes routes;
+  /** The requests that are not gRPC, for the server's HTTP handler; null where HTTP is off. */
+  private final Http2Exchanges http;
   /** HTTP/2's receive window of each stream: 1 MiB, as grpc-java's. */
   private static final int STREAM_WINDOW = 1 << 20;
   /** The receive window of the whole connection. */
@@ -140,11 +144,17 @@ final class GrpcServerHandler extends Http2ConnectionHandler
       ServerTransport transport,
       RequestDispatcher dispatcher,
       GrpcRoutes routes,
-      ServerConfig config) {
+      ServerConfig config,
+      HttpHandler httpHandler,
+      int maxRequestBytes) {
     super(decoder, encoder, settings);
     this.transport = transport;
     this.dispatcher = dispatcher;
     this.routes = routes;
+    this.http =
+        httpHandler == null
+            ? null
+            : new Http2Exchanges(this, httpHandler, maxRequestBytes, dispatcher, config);
     this.maxMessageSize = config.connection().maxFrameSize();
     this.maxMetadataBytes = config.maxMetadataBytes();
     this.prefaceTimeoutMillis = config.prefaceTimeout().toMillis();
@@ -155,6 +165,9 @@ final class GrpcServerHandler extends Http2ConnectionHandler
             new Http2ConnectionAdapter() {
               @Override
               public void onStreamClosed(Http2Stream stream) {
+                if (http != null) {
+                  http.closed(stream.id());
+                }
                 GrpcServerStream closed = stream.removeProperty(streamKey);
                 if (closed != null) {
                   closed.ended = true;
@@ -182,14 +195,20 @@ final class GrpcServerHandler extends Http2ConnectionHandler
     }
   }
 
-  /** The handler of a new connection of the server of {@code config}. */
+  /**
+   * The handler of a new connection of the server of {@code config}; {@code routes} null where the
+   * port serves no gRPC, {@code httpHandler} null where it serves no HTTP.
+   */
   static GrpcServerHandler create(
       ServerTransport transport,
       RequestDispatcher dispatcher,
       GrpcRoutes routes,
       ServerConfig config,
-      InboundMeter meter) {
-    GrpcServerHandler handler = new Builder(transport, dispatcher, routes, config).build();
+      InboundMeter meter,
+      HttpHandler httpHandler,
+      int maxRequestBytes) {
+    GrpcServerHandler handler =
+        new Builder(transport, dispatcher, routes, config, httpHandler, maxRequestBytes).build();
     handler.meter = meter;
     return handler;
   }
@@ -210,16 +229,22 @@ final class GrpcServerHandler extends Http2ConnectionHandler
     private final RequestDispatcher dispatcher;
     private final GrpcRoutes routes;
     private final ServerConfig config;
+    private final HttpHandler httpHandler;
+    private final int maxRequestBytes;
 
     Builder(
         ServerTransport transport,
         RequestDispatcher dispatcher,
         GrpcRoutes routes,
-        ServerConfig config) {
+        ServerConfig config,
+        HttpHandler httpHandler,
+        int maxRequestBytes) {
       this.transport = transport;
       this.dispatcher = dispatcher;
       this.routes = routes;
       this.config = config;
+      this.httpHandler = httpHandler;
+      this.maxRequestBytes = maxRequestBytes;
       server(true);
       // CVE-2023-44487: a flood of streams opened and reset at once closes the connection.
       decoderEnforceMaxRstFramesPerWindow(200, 30);
@@ -237,7 +262,8 @@ final class GrpcServerHandler extends Http2ConnectionHandler
         Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings) {
       GrpcServerHandler handler =
           new GrpcServerHandler(
-              decoder, encoder, settings, transport, dispatcher, routes, config);
+              decoder, encoder, settings, transport, dispatcher, routes, config, httpHandler,
+              maxRequestBytes);
       frameListener(handler);
       return handler;
     }
@@ -297,6 +323,9 @@ final class GrpcServerHandler extends Http2ConnectionHandler
     }
     transport.connectionGone(this);
     unaryCalls.cancelAll("the client's connection closed");
+    if (http != null) {
+      http.connectionLost();
+    }
     for (OpenStream stream : openStreams.values()) {
       stream.connectionLost();
     }
@@ -353,6 +382,12 @@ final class GrpcServerHandler extends Http2ConnectionHandler
   public void onHeadersRead(
       ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean end)
       throws Http2Exception {
+    if (http != null && http.owns(streamId)) {
+      if (end) { // the client's trailers
+        http.trailers(ctx, streamId);
+      }
+      return;
+    }
     Http2Stream stream = connection().stream(streamId);
     GrpcServerStream known = stream == null ? null : stream.getProperty(streamKey);
     if (known != null) {
@@ -363,6 +398,10 @@ final class GrpcServerHandler extends Http2ConnectionHandler
     }
     long receivedNanos = System.nanoTime();
     CharSequence contentType = headers.get(CONTENT_TYPE);
+    if (http != null && (routes == null || !isGrpc(contentType))) {
+      http.headers(ctx, streamId, headers, end); // not gRPC: the server's HTTP side answers
+      return;
+    }
     if (contentType == null || !AsciiString.regionMatches(contentType, false, 0, APPLICATION_GRPC, 0, 16)) {
       // The gRPC spec's answer to a request that is not gRPC: 415, as plain HTTP.
       encoder()
@@ -448,6 +487,11 @@ final class GrpcServerHandler extends Http2ConnectionHandler
     }
   }
 
+  private static boolean isGrpc(CharSequence contentType) {
+    return contentType != null
+        && AsciiString.regionMatches(contentType, false, 0, APPLICATION_GRPC, 0, 16);
+  }
+
   private static boolean isPost(Http2Headers headers) {
     CharSequence method = headers.method();
     return method != null && AsciiString.contentEquals(method, "POST");
@@ -496,6 +540,9 @@ final class GrpcServerHandler extends Http2ConnectionHandler
   public int onDataRead(
       ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean end)
       throws Http2Exception {
+    if (http != null && http.owns(streamId)) {
+      return http.data(ctx, streamId, data, padding, end);
+    }
     int bytes = data.readableBytes() + padding;
     Http2Stream stream = connection().stream(streamId);
     GrpcServerStream call = stream == null ? null : stream.getProperty(streamKey);
@@ -719,6 +766,9 @@ final class GrpcServerHandler extends Http2ConnectionHandler
 
   @Override
   public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
+    if (http != null) {
+      http.reset(streamId);
+    }
     Http2Stream stream = connection().stream(streamId);
     GrpcServerStream call = stream == null ? null : stream.getProperty(streamKey);
     if (call == null || call.ended) {

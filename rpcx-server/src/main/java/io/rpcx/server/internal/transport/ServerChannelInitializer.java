@@ -5,6 +5,8 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.transport.FrameDecoder;
@@ -14,19 +16,21 @@ import io.rpcx.core.internal.transport.PrefaceHandler;
 import io.rpcx.core.internal.transport.TlsHandlers;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
-import io.rpcx.server.internal.dispatch.ServerConnection;
+import io.rpcx.server.internal.dispatch.ConnectionSide;
 import io.rpcx.server.internal.grpc.GrpcRoutes;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The pipeline of one accepted connection, in the order bytes arrive: {@code budget} (the server's
- * {@link InboundMeter}), {@code tls} (with TLS), and, once the first bytes tell RPCX from gRPC
- * ({@link ProtocolSelector}, when the server serves gRPC): for RPCX, {@code preface} (the RPCX
- * handshake), {@code idle} (closing idle connections), {@code frames} (framing, checked against the
- * frame limit) and {@code connection} ({@link ServerConnectionHandler}); for gRPC, {@code idle} and
- * {@code grpc} ({@link GrpcServerHandler}: Netty's HTTP/2 codec and the calls above it). With a
- * maximum connection age, each connection's {@link ConnectionAge} timer starts once its protocol
- * is known. A connection over the limits of handshaking ones is closed before anything is read.
+ * {@link InboundMeter}), {@code tls} (with TLS), and, once the first bytes tell the protocols apart
+ * ({@link ProtocolSelector}, when the port serves more than RPCX): for RPCX, {@code preface} (the
+ * RPCX handshake), {@code idle} (closing idle connections), {@code frames} (framing, checked
+ * against the frame limit) and {@code connection} ({@link ServerConnectionHandler}); for HTTP/2,
+ * {@code idle} and {@code grpc} ({@link GrpcServerHandler}: Netty's HTTP/2 codec, the gRPC calls
+ * above it, and the other requests for the HTTP side); for HTTP/1.x, {@code codec} (Netty's {@code
+ * HttpServerCodec}), {@code idle} and {@code http} ({@link Http1ServerHandler}). With a maximum
+ * connection age, each connection's {@link ConnectionAge} timer starts once its protocol is known.
+ * A port of the HTTP side alone serves the two HTTP versions and nothing else.
  */
 final class ServerChannelInitializer extends ChannelInitializer<Channel>
     implements ProtocolSelector.Protocols {
@@ -36,8 +40,12 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel>
   private final InboundBudget budget;
   /** With TLS, or {@code null}. */
   private final TlsHandlers tls;
-  /** What the gRPC side answers, or {@code null} when the server serves RPCX only. */
+  /** Whether this port serves RPCX's own protocol. */
+  private final boolean rpcx;
+  /** What the gRPC side answers, or {@code null} when this port serves no gRPC. */
   private final GrpcRoutes grpc;
+  /** The HTTP side, or {@code null} when this port serves no HTTP. */
+  private final HttpSide http;
   /** The maximum age of connections, or {@code null}: they live for ever. */
   private final ConnectionAge connectionAge;
 
@@ -47,13 +55,17 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel>
       ServerConfig config,
       InboundBudget budget,
       TlsHandlers tls,
-      GrpcRoutes grpc) {
+      boolean rpcx,
+      GrpcRoutes grpc,
+      HttpSide http) {
     this.transport = transport;
     this.dispatcher = dispatcher;
     this.config = config;
     this.budget = budget;
     this.tls = tls;
+    this.rpcx = rpcx;
     this.grpc = grpc;
+    this.http = http;
     this.connectionAge =
         config.maxConnectionAge() == null
             ? null
@@ -71,11 +83,12 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel>
     if (tls != null) {
       pipeline.addLast("tls", tls.server(channel.alloc()));
     }
-    if (grpc == null) {
+    if (grpc == null && http == null) {
       addRpcx(pipeline, null);
     } else {
       pipeline.addLast(
-          "protocol", new ProtocolSelector(this, config.prefaceTimeout().toMillis()));
+          "protocol",
+          new ProtocolSelector(this, config.prefaceTimeout().toMillis(), http != null, rpcx));
     }
   }
 
@@ -88,10 +101,36 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel>
   public void grpc(ChannelHandlerContext ctx) {
     InboundMeter meter = (InboundMeter) ctx.pipeline().get("budget");
     GrpcServerHandler handler =
-        GrpcServerHandler.create(transport, dispatcher, grpc, config, meter);
+        GrpcServerHandler.create(
+            transport,
+            dispatcher,
+            grpc,
+            config,
+            meter,
+            http == null ? null : http.handler(),
+            http == null ? 0 : http.maxRequestBytes());
     ctx.pipeline()
         .addAfter(ctx.name(), "grpc", handler)
         .addAfter(ctx.name(), "idle", idleHandler());
+    startAging(ctx.channel(), handler);
+  }
+
+  @Override
+  public void http1(ChannelHandlerContext ctx) {
+    Http1ServerHandler handler =
+        new Http1ServerHandler(
+            transport, dispatcher, http.handler(), http.maxRequestBytes(), config);
+    HttpDecoderConfig limits =
+        new HttpDecoderConfig()
+            .setMaxInitialLineLength(8192)
+            // Headers larger than the metadata RPCX takes, with room for HTTP's own, are refused
+            // (431) before they are kept, as HTTP/2's header list is.
+            .setMaxHeaderSize(config.maxMetadataBytes() + 4096);
+    // In reverse: each goes right after the selector.
+    ctx.pipeline()
+        .addAfter(ctx.name(), "http", handler)
+        .addAfter(ctx.name(), "idle", idleHandler())
+        .addAfter(ctx.name(), "codec", new HttpServerCodec(limits));
     startAging(ctx.channel(), handler);
   }
 
@@ -134,7 +173,10 @@ final class ServerChannelInitializer extends ChannelInitializer<Channel>
     if (connection == null) {
       connection = channel.pipeline().get("grpc");
     }
-    if (connection instanceof ServerConnection served) {
+    if (connection == null) {
+      connection = channel.pipeline().get("http");
+    }
+    if (connection instanceof ConnectionSide served) {
       served.closeForProtocolError(StatusCode.RESOURCE_EXHAUSTED, reason);
     } else {
       channel.close(); // still choosing its protocol

@@ -54,8 +54,12 @@ public final class ServerTransport {
 
   /** With TLS, or {@code null}. */
   private final TlsHandlers tls;
+  /** TLS of the HTTP side's own port, or {@code null}. */
+  private final TlsHandlers httpTls;
   /** What the gRPC side answers, or {@code null} when the server serves RPCX only. */
   private final GrpcRoutes grpc;
+  /** The HTTP side, or {@code null} when the server serves no HTTP. */
+  private final HttpSide http;
   /** Every connection accepted and still open, whatever it speaks, or still in its handshake. */
   private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
   /** The handlers of open connections whose protocol is known: those a shutdown tells. */
@@ -68,20 +72,32 @@ public final class ServerTransport {
   private final RefusalLog refusals =
       new RefusalLog(LoggerFactory.getLogger(ServerConnectionHandler.class), 10, TimeUnit.SECONDS);
   private Channel listener;
+  /** The HTTP side's own listening socket, or {@code null}. */
+  private Channel httpListener;
 
   /**
    * The transport of a server of {@code config}; {@code grpc} is what its gRPC side answers, or
-   * {@code null} when it serves RPCX only (then TLS offers no ALPN).
+   * {@code null} when it serves no gRPC; {@code http} its HTTP side, or {@code null}. With TLS,
+   * ALPN offers what each port serves over HTTP ({@code h2}, {@code http/1.1}), nothing on a port
+   * of RPCX alone.
    */
-  public ServerTransport(ServerConfig config, RequestDispatcher dispatcher, GrpcRoutes grpc) {
+  public ServerTransport(
+      ServerConfig config, RequestDispatcher dispatcher, GrpcRoutes grpc, HttpSide http) {
     ConnectionSettings connection = config.connection();
     this.config = config;
     this.grpc = grpc;
+    this.http = http;
+    boolean httpHere = http != null && !http.ownPort();
+    List<String> alpn =
+        httpHere ? List.of("h2", "http/1.1") : grpc != null ? List.of("h2") : List.of();
     this.tls =
         connection.tls() == null
             ? null
-            : TlsHandlers.create(
-                connection.tls(), "rpcx-server-tls", grpc == null ? List.of() : List.of("h2"));
+            : TlsHandlers.create(connection.tls(), "rpcx-server-tls", alpn);
+    this.httpTls =
+        connection.tls() == null || http == null || !http.ownPort()
+            ? null
+            : TlsHandlers.create(connection.tls(), "rpcx-http-tls", List.of("h2", "http/1.1"));
     this.inProcessName = connection.inProcessName();
     if (inProcessName != null) {
       this.transport = null;
@@ -104,12 +120,14 @@ public final class ServerTransport {
    * the in-process address.
    */
   public SocketAddress bind(String host, int port) {
+    boolean httpHere = http != null && !http.ownPort();
     ServerBootstrap bootstrap =
         (inProcessName != null
                 ? InProcess.server(acceptor, workers)
                 : Bootstraps.server(transport, acceptor, workers))
             .childHandler(
-                new ServerChannelInitializer(this, dispatcher, config, budget, tls, grpc));
+                new ServerChannelInitializer(
+                    this, dispatcher, config, budget, tls, true, grpc, httpHere ? http : null));
     if (inProcessName != null) {
       try {
         listener = bootstrap.bind(InProcess.address(inProcessName)).syncUninterruptibly().channel();
@@ -122,14 +140,36 @@ public final class ServerTransport {
       }
       return listener.localAddress();
     }
+    listener = listen(bootstrap, host, port);
+    if (http != null && http.ownPort()) {
+      ServerBootstrap httpBootstrap =
+          Bootstraps.server(transport, acceptor, workers)
+              .childHandler(
+                  new ServerChannelInitializer(
+                      this, dispatcher, config, budget, httpTls, false, null, http));
+      try {
+        httpListener = listen(httpBootstrap, host, http.port());
+      } catch (RuntimeException e) {
+        listener.close().syncUninterruptibly();
+        throw e;
+      }
+    }
+    return listener.localAddress();
+  }
+
+  private Channel listen(ServerBootstrap bootstrap, String host, int port) {
     try {
-      listener = bootstrap.bind(host, port).syncUninterruptibly().channel();
+      return bootstrap.bind(host, port).syncUninterruptibly().channel();
     } catch (RuntimeException e) {
       shutdownEventLoops();
       throw new UncheckedIOException(
           new IOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e));
     }
-    return listener.localAddress();
+  }
+
+  /** The address of the HTTP side's own port, or {@code null} when it has none. */
+  public SocketAddress httpAddress() {
+    return httpListener == null ? null : httpListener.localAddress();
   }
 
   /** The transport in use: epoll or NIO, with TLS or not; or in-process. */
@@ -246,6 +286,9 @@ public final class ServerTransport {
     if (listener != null) {
       listener.close().syncUninterruptibly();
     }
+    if (httpListener != null) {
+      httpListener.close().syncUninterruptibly();
+    }
   }
 
   /**
@@ -308,6 +351,9 @@ public final class ServerTransport {
     workers.terminationFuture().syncUninterruptibly();
     if (tls != null) {
       tls.close();
+    }
+    if (httpTls != null) {
+      httpTls.close();
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.rpcx.cli;
+package io.rpcx.http.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -15,6 +15,7 @@ import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import io.rpcx.http.InvalidJsonException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -28,7 +29,7 @@ import java.util.Map;
  * or proto name, enums by value name, bytes as base64, maps as objects, repeated fields as arrays.
  * Immutable once built; thread-safe.
  */
-final class ProtobufJson {
+public final class ProtobufJson {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final Map<String, Descriptor> messages;
@@ -38,7 +39,7 @@ final class ProtobufJson {
   }
 
   /** The messages of a serialized {@code FileDescriptorSet}; none for an empty one. */
-  static ProtobufJson of(byte[] fileDescriptorSet) {
+  public static ProtobufJson of(byte[] fileDescriptorSet) {
     Map<String, Descriptor> messages = new HashMap<>();
     try {
       FileDescriptorSet set = FileDescriptorSet.parseFrom(fileDescriptorSet);
@@ -53,7 +54,7 @@ final class ProtobufJson {
         }
       }
     } catch (InvalidProtocolBufferException | DescriptorValidationException e) {
-      throw new UserError(ExitCodes.SOFTWARE,
+      throw new IllegalArgumentException(
           "the server's FileDescriptorSet cannot be read: " + e.getMessage());
     }
     return new ProtobufJson(messages);
@@ -68,7 +69,7 @@ final class ProtobufJson {
     }
     FileDescriptorProto proto = protos.get(name);
     if (proto == null) {
-      throw new UserError(ExitCodes.SOFTWARE,
+      throw new IllegalArgumentException(
           "the server's FileDescriptorSet lacks " + name + ", which another of its files imports");
     }
     List<FileDescriptor> dependencies = new ArrayList<>();
@@ -89,7 +90,7 @@ final class ProtobufJson {
   }
 
   /** The descriptor of the message {@code fullName}, or {@code null}. */
-  Descriptor message(String fullName) {
+  public Descriptor message(String fullName) {
     return messages.get(fullName);
   }
 
@@ -109,7 +110,7 @@ final class ProtobufJson {
         for (FieldDescriptor each : type.getFields()) {
           names.add(each.getJsonName());
         }
-        throw UserError.usage(at + ": " + type.getFullName() + " has no field '" + entry.getKey()
+        throw new InvalidJsonException(at + ": " + type.getFullName() + " has no field '" + entry.getKey()
             + "' (its fields: " + String.join(", ", names) + ")");
       }
       JsonNode fieldValue = entry.getValue();

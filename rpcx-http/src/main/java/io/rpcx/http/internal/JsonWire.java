@@ -1,4 +1,4 @@
-package io.rpcx.cli;
+package io.rpcx.http.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -12,6 +12,7 @@ import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.WireFormat;
 import io.rpcx.core.reflection.FieldDescription;
 import io.rpcx.core.reflection.TypeDescription;
+import io.rpcx.http.InvalidJsonException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -26,22 +27,25 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Converts between the JSON a user types and RPCX value messages ({@code docs/PROTOCOL.md}, section
- * 2), driven by type descriptors and the types a service's reflection describes: POJO fields by
- * the server's own numbers, enums by constant name, timestamps, durations and dates as ISO-8601
- * strings, bytes as base64, uuids and decimals as strings. Immutable and thread-safe.
+ * Converts between JSON and RPCX value messages ({@code docs/PROTOCOL.md}, section 2), driven by
+ * type descriptors and the types a service's reflection describes: POJO fields by the server's own
+ * numbers, enums by constant name, timestamps, durations and dates as ISO-8601 strings, bytes as
+ * base64, uuids and decimals as strings. The implementation of {@link io.rpcx.http.JsonMapping}:
+ * the one mapping of the command line and the servers' HTTP side. Immutable and thread-safe.
  *
- * <p>Input mistakes fail with a {@link UserError} naming where and what was expected: {@code
- * argument 'order' field 'items[2].quantity': expected int32, got "three"}.
+ * <p>Input mistakes fail with an {@link InvalidJsonException} naming where and what was expected:
+ * {@code argument 'order' field 'items[2].quantity': expected int32, got "three"}.
  */
-final class JsonWire {
+public final class JsonWire {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final int VALUE = 1;
 
@@ -52,7 +56,7 @@ final class JsonWire {
    * A converter for values of these described types (and every built-in type); {@code protobuf}
    * has the descriptors of their protobuf messages, or is {@code null} when they have none.
    */
-  JsonWire(List<TypeDescription> described, ProtobufJson protobuf) {
+  public JsonWire(List<TypeDescription> described, ProtobufJson protobuf) {
     for (TypeDescription type : described) {
       types.put(type.name(), type);
     }
@@ -66,11 +70,29 @@ final class JsonWire {
    *
    * @param where how messages name the value: {@code argument 'order'}
    */
-  byte[] encode(JsonNode value, TypeRef type, String where) {
+  public byte[] encode(JsonNode value, TypeRef type, String where) {
     if (value == null || value.isNull()) {
       return new byte[0];
     }
     return message(out -> write(out, VALUE, type, value, new Where(where, "")));
+  }
+
+  /**
+   * A method's request message as gRPC lays it out ({@code docs/GRPC.md}, "Messages"): field
+   * {@code i + 1} holds {@code values[i]} of type {@code types[i]}, absent for JSON {@code null}.
+   *
+   * @param wheres how messages name each value: {@code argument 'order'}
+   */
+  public byte[] encodeFields(List<TypeRef> types, List<JsonNode> values, List<String> wheres) {
+    return message(
+        out -> {
+          for (int i = 0; i < types.size(); i++) {
+            JsonNode value = values.get(i);
+            if (value != null && !value.isNull()) {
+              write(out, i + 1, types.get(i), value, new Where(wheres.get(i), ""));
+            }
+          }
+        });
   }
 
   private void write(CodedOutputStream out, int field, TypeRef type, JsonNode value, Where where)
@@ -169,8 +191,8 @@ final class JsonWire {
         default: {
           Descriptor descriptor = protobuf == null ? null : protobuf.message(type.text());
           if (descriptor == null) {
-            throw UserError.usage(where + ": the server describes no fields of protobuf message "
-                + type + " (a lite message), so rpcx cannot write it from JSON");
+            throw new InvalidJsonException(where + ": the service describes no fields of protobuf"
+                + " message " + type + " (a lite message), so it cannot be written from JSON");
           }
           out.writeByteArray(field, ProtobufJson.fromJson(value, descriptor, where).toByteArray());
           return;
@@ -300,7 +322,7 @@ final class JsonWire {
     while (names.hasNext()) {
       String name = names.next();
       if (!fields.containsKey(name)) {
-        throw UserError.usage(where.field(name) + ": " + type.name() + " has no field '" + name
+        throw new InvalidJsonException(where.field(name) + ": " + type.name() + " has no field '" + name
             + "' (its fields: " + String.join(", ", fieldNames(type)) + ")");
       }
     }
@@ -326,7 +348,7 @@ final class JsonWire {
   private TypeDescription described(TypeRef type, Where where) {
     TypeDescription described = types.get(type.text());
     if (described == null) {
-      throw UserError.usage(where + ": the server describes no type " + type);
+      throw new InvalidJsonException(where + ": the service describes no type " + type);
     }
     return described;
   }
@@ -476,12 +498,12 @@ final class JsonWire {
     });
   }
 
-  static UserError expected(Where where, String type, JsonNode value) {
-    return UserError.usage(where + ": expected " + type + ", got " + shown(value));
+  static InvalidJsonException expected(Where where, String type, JsonNode value) {
+    return new InvalidJsonException(where + ": expected " + type + ", got " + shown(value));
   }
 
   /** A JSON value as an error message shows it: short, on one line. */
-  static String shown(JsonNode value) {
+  public static String shown(JsonNode value) {
     String text = value.toString();
     return text.length() <= 40 ? text : text.substring(0, 37) + "...";
   }
@@ -536,6 +558,89 @@ final class JsonWire {
     }
   }
 
+  // ---------------------------------------------------------------- examples
+
+  /**
+   * An example JSON value of {@code type}, as a user would write one, which this mapping reads:
+   * what the console and the OpenAPI document show. A type that contains itself is cut where it
+   * recurs ({@code null}).
+   */
+  public JsonNode example(TypeRef type) {
+    return example(type, new HashSet<>());
+  }
+
+  private JsonNode example(TypeRef type, Set<String> open) {
+    switch (type.name()) {
+      case "void":
+        return NullNode.getInstance();
+      case "bool":
+        return NODES.booleanNode(true);
+      case "int32":
+      case "int64":
+        return NODES.numberNode(42);
+      case "char":
+        return NODES.textNode("x");
+      case "float":
+      case "double":
+        return NODES.numberNode(new BigDecimal("1.5"));
+      case "string":
+        return NODES.textNode("text");
+      case "bytes":
+        return NODES.textNode("AQID");
+      case "timestamp":
+        return NODES.textNode("2024-05-01T10:00:00Z");
+      case "duration":
+        return NODES.textNode("PT1.5S");
+      case "date":
+        return NODES.textNode("2024-05-01");
+      case "datetime":
+        return NODES.textNode("2024-05-01T10:00:00");
+      case "decimal":
+        return NODES.textNode("12.50");
+      case "bigint":
+        return NODES.numberNode(BigInteger.valueOf(12345678901234L));
+      case "uuid":
+        return NODES.textNode("123e4567-e89b-12d3-a456-426614174000");
+      default:
+        break;
+    }
+    if (type.name().equals("stream") && type.arguments().size() == 1) {
+      return example(type.argument(0), open);
+    }
+    if (type.isList()) {
+      return NODES.arrayNode().add(example(type.argument(0), open));
+    }
+    if (type.isMap()) {
+      JsonNode key = example(type.argument(0), open);
+      return NODES.objectNode()
+          .set(key.isTextual() ? key.asText() : key.toString(), example(type.argument(1), open));
+    }
+    TypeDescription described = types.get(type.text());
+    if (described == null || !open.add(type.text())) {
+      return NullNode.getInstance();
+    }
+    try {
+      switch (described.kind()) {
+        case ENUM:
+          return described.constants().isEmpty()
+              ? NullNode.getInstance()
+              : NODES.textNode(described.constants().get(0));
+        case CLASS:
+        case RECORD: {
+          ObjectNode object = NODES.objectNode();
+          for (FieldDescription field : described.fields()) {
+            object.set(field.name(), example(TypeRef.parse(field.type()), open));
+          }
+          return object;
+        }
+        default:
+          return NODES.objectNode();
+      }
+    } finally {
+      open.remove(type.text());
+    }
+  }
+
   // ---------------------------------------------------------------- wire to JSON
 
   /**
@@ -544,7 +649,7 @@ final class JsonWire {
    *
    * @throws IOException if the message does not hold a value of that type
    */
-  JsonNode decode(byte[] message, TypeRef type) throws IOException {
+  public JsonNode decode(byte[] message, TypeRef type) throws IOException {
     if (type.name().equals("void")) {
       return NullNode.getInstance();
     }
@@ -628,7 +733,7 @@ final class JsonWire {
     }
     TypeDescription described = types.get(type.text());
     if (described == null) {
-      throw new IOException("the server describes no type " + type);
+      throw new IOException("the service describes no type " + type);
     }
     switch (described.kind()) {
       case ENUM:

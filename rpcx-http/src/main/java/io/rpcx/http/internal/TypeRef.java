@@ -1,4 +1,4 @@
-package io.rpcx.cli;
+package io.rpcx.http.internal;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +11,8 @@ import java.util.List;
  * @param name the part before {@code <}
  * @param arguments the type arguments, empty for none
  */
-record TypeRef(String text, String name, List<TypeRef> arguments) {
-  TypeRef {
+public record TypeRef(String text, String name, List<TypeRef> arguments) {
+  public TypeRef {
     arguments = List.copyOf(arguments);
   }
 
@@ -21,7 +21,7 @@ record TypeRef(String text, String name, List<TypeRef> arguments) {
    *
    * @throws IllegalArgumentException naming the descriptor if it is not one
    */
-  static TypeRef parse(String descriptor) {
+  public static TypeRef parse(String descriptor) {
     Parser parser = new Parser(descriptor);
     TypeRef type = parser.type();
     if (parser.position != descriptor.length()) {
@@ -31,15 +31,15 @@ record TypeRef(String text, String name, List<TypeRef> arguments) {
   }
 
   /** The type argument {@code index}. */
-  TypeRef argument(int index) {
+  public TypeRef argument(int index) {
     return arguments.get(index);
   }
 
-  boolean isList() {
+  public boolean isList() {
     return name.equals("list") && arguments.size() == 1;
   }
 
-  boolean isMap() {
+  public boolean isMap() {
     return name.equals("map") && arguments.size() == 2;
   }
 
