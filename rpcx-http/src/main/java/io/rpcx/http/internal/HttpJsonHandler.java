@@ -8,7 +8,6 @@ import io.rpcx.core.reflection.ReflectionService;
 import io.rpcx.core.reflection.ServiceDescription;
 import io.rpcx.core.reflection.TypeDescription;
 import io.rpcx.http.InvalidJsonException;
-import io.rpcx.http.JsonMapping;
 import io.rpcx.server.http.HttpExchange;
 import io.rpcx.server.http.HttpHandler;
 import java.net.URLDecoder;
@@ -27,7 +26,7 @@ import java.util.function.Supplier;
  * The HTTP side of one server (docs/HTTP.md): routes each request to a call of a published method
  * ({@code POST /<service>/<method>}, JSON in and out), the OpenAPI document or the console, and
  * answers what fits none with a JSON error naming the problem. Built once when the server starts,
- * with every service's {@link JsonMapping}; immutable and thread-safe. {@link #handle} runs on a
+ * with every service's {@link ServiceJson}; immutable and thread-safe. {@link #handle} runs on a
  * network thread and does only routing and header checks there: the JSON is read on the call's
  * worker, after the server's interceptors have let the call through.
  */
@@ -49,7 +48,7 @@ public final class HttpJsonHandler implements HttpHandler {
           "accept-encoding", "http2-settings", TIMEOUT_HEADER);
 
   /** A method as the HTTP side calls it. */
-  private record Route(JsonMapping mapping, MethodDescription method, boolean stream, String resultType) {}
+  private record Route(ServiceJson mapping, MethodDescription method, boolean stream, String resultType) {}
 
   private final Map<String, Map<String, Route>> services;
   private final byte[] openApi;
@@ -82,15 +81,15 @@ public final class HttpJsonHandler implements HttpHandler {
               + " with reflection(true)");
     }
     Map<String, Map<String, Route>> routes = new HashMap<>();
-    Map<String, JsonMapping> mappings = new LinkedHashMap<>();
+    Map<String, ServiceJson> mappings = new LinkedHashMap<>();
     for (String name : names) {
       ServiceDescription service = services.describe(name).orElseThrow();
       boolean protobuf =
           service.types().stream().anyMatch(t -> t.kind() == TypeDescription.Kind.PROTOBUF);
-      JsonMapping mapping =
+      ServiceJson mapping =
           protobuf
-              ? JsonMapping.of(service, services.fileDescriptorSet(name))
-              : JsonMapping.of(service);
+              ? ServiceJson.of(service, services.fileDescriptorSet(name))
+              : ServiceJson.of(service);
       mappings.put(name, mapping);
       Map<String, Route> methods = new HashMap<>();
       for (MethodDescription method : service.methods()) {
@@ -214,7 +213,7 @@ public final class HttpJsonHandler implements HttpHandler {
       JsonNode arguments =
           body.length == 0
               ? HttpErrors.JSON.createArrayNode()
-              : JsonMapping.parse(body, "the request body");
+              : ServiceJson.parse(body, "the request body");
       return route.mapping().encodeArguments(route.method(), arguments);
     } catch (InvalidJsonException e) {
       throw new BadRequestException(e.getMessage());

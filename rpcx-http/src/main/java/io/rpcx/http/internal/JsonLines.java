@@ -3,7 +3,6 @@ package io.rpcx.http.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rpcx.core.StatusCode;
-import io.rpcx.http.JsonMapping;
 import io.rpcx.server.http.HttpExchange;
 import java.io.IOException;
 import java.util.Map;
@@ -25,7 +24,7 @@ final class JsonLines implements Flow.Subscriber<byte[]>, Flow.Publisher<byte[]>
   static final Map<String, String> NDJSON = Map.of("content-type", "application/x-ndjson");
 
   private final HttpExchange exchange;
-  private final JsonMapping mapping;
+  private final ServiceJson mapping;
   private final String elementType;
   private final String method;
 
@@ -37,7 +36,7 @@ final class JsonLines implements Flow.Subscriber<byte[]>, Flow.Publisher<byte[]>
   private boolean ended;
   private byte[] lastLine;
 
-  JsonLines(HttpExchange exchange, JsonMapping mapping, String elementType, String method) {
+  JsonLines(HttpExchange exchange, ServiceJson mapping, String elementType, String method) {
     this.exchange = exchange;
     this.mapping = mapping;
     this.elementType = elementType;

@@ -2,7 +2,6 @@ package io.rpcx.http.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rpcx.core.StatusCode;
-import io.rpcx.http.JsonMapping;
 import io.rpcx.server.http.HttpExchange;
 import java.io.IOException;
 import java.util.concurrent.Flow;
@@ -14,11 +13,11 @@ import java.util.concurrent.Flow;
  */
 final class JsonReply implements Flow.Subscriber<byte[]> {
   private final HttpExchange exchange;
-  private final JsonMapping mapping;
+  private final ServiceJson mapping;
   private final String resultType;
   private final String method;
 
-  JsonReply(HttpExchange exchange, JsonMapping mapping, String resultType, String method) {
+  JsonReply(HttpExchange exchange, ServiceJson mapping, String resultType, String method) {
     this.exchange = exchange;
     this.mapping = mapping;
     this.resultType = resultType;

@@ -9,7 +9,6 @@ import io.rpcx.core.reflection.MethodDescription;
 import io.rpcx.core.reflection.ParameterDescription;
 import io.rpcx.core.reflection.ServiceDescription;
 import io.rpcx.core.reflection.TypeDescription;
-import io.rpcx.http.JsonMapping;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -41,13 +40,13 @@ final class OpenApiDocument {
   private OpenApiDocument() {}
 
   /** The document of the services these mappings map, as UTF-8 JSON. */
-  static byte[] of(Collection<JsonMapping> services) {
+  static byte[] of(Collection<ServiceJson> services) {
     OpenApiDocument document = new OpenApiDocument();
     document.build(services);
     return HttpErrors.bytes(document.root);
   }
 
-  private void build(Collection<JsonMapping> services) {
+  private void build(Collection<ServiceJson> services) {
     root.put("openapi", "3.1.0");
     ObjectNode info = root.putObject("info");
     info.put("title", "RPCX services");
@@ -62,12 +61,12 @@ final class OpenApiDocument {
     root.set("paths", paths);
     ArrayNode tags = root.putArray("tags");
     ArrayNode listed = root.putArray("x-rpcx-services");
-    for (JsonMapping mapping : services) {
+    for (ServiceJson mapping : services) {
       for (TypeDescription type : mapping.service().types()) {
         described.putIfAbsent(type.name(), type);
       }
     }
-    for (JsonMapping mapping : services) {
+    for (ServiceJson mapping : services) {
       ServiceDescription service = mapping.service();
       tags.addObject().put("name", service.name());
       ObjectNode serviceNode = listed.addObject();
@@ -101,7 +100,7 @@ final class OpenApiDocument {
   }
 
   /** The method as RPCX describes it: the console's view. */
-  private ObjectNode rpcx(JsonMapping mapping, ServiceDescription service, MethodDescription method) {
+  private ObjectNode rpcx(ServiceJson mapping, ServiceDescription service, MethodDescription method) {
     ObjectNode node = root.objectNode();
     node.put("service", service.name());
     node.put("method", method.name());
@@ -125,7 +124,7 @@ final class OpenApiDocument {
   }
 
   private ObjectNode operation(
-      JsonMapping mapping, ServiceDescription service, MethodDescription method, ObjectNode rpcx) {
+      ServiceJson mapping, ServiceDescription service, MethodDescription method, ObjectNode rpcx) {
     ObjectNode post = root.objectNode();
     ObjectNode operation = post.putObject("post");
     operation.put("operationId", service.name() + "/" + method.name());
