@@ -47,6 +47,7 @@ class DocSnippetsTest {
           "docs/SPRING_BOOT.md", "SpringBootSnippets.java",
           "docs/CLUSTER.md", "ClusterSnippets.java",
           "docs/GRPC.md", "GrpcSnippets.java",
+          "docs/HTTP.md", "HttpSnippets.java",
           "docs/OBSERVABILITY.md", "ObservabilitySnippets.java",
           "docs/STREAMING.md", "StreamingSnippets.java");
 
