@@ -54,7 +54,10 @@ class RpcxCallsGrpcClusterTest {
   @Test
   void callsGoOnOnTheOtherServerWhenOneStops() throws Exception {
     GrpcJavaServer a = GrpcJavaServer.start();
-    try (LogCapture logs = LogCapture.of("io.rpcx.client.internal.cluster.Member");
+    try (LogCapture logs =
+            LogCapture.of(
+                "io.rpcx.client.internal.cluster.Member",
+                "io.rpcx.client.internal.transport.ServerConnector");
         GrpcJavaServer b = GrpcJavaServer.start();
         RpcxClient rpcx = client(a.target(), b.target()).build()) {
       InteropService interop = rpcx.create(InteropService.class);
@@ -67,16 +70,22 @@ class RpcxCallsGrpcClusterTest {
           List.of(a.target(), b.target()),
           rpcx.endpoints(InteropService.class).stream().map(EndpointStatus::address).toList());
 
+      String stopped = a.target(); // read before close, which forgets the port
       a.close();
       for (int i = 0; i < 50; i++) {
         assertEquals("after " + i, interop.echo("after " + i));
       }
       assertEquals(10, RpcxCallsGrpcStreamsTest.count(a.service.served, "echo"));
       assertEquals(60, RpcxCallsGrpcStreamsTest.count(b.service.served, "echo"));
-      // Calls it refused went to b at once; after a few in a row it was ejected and probed.
+      // Calls it refused went to b at once; after a few in a row it was ejected and probed, and
+      // its connector, which cannot reconnect, says it is unreachable.
       List<String> warnings = logs.messages(Level.WARN);
       assertTrue(
-          warnings.stream().allMatch(line -> line.startsWith("Ejecting " + a.target() + " for at least ")),
+          warnings.stream()
+              .allMatch(
+                  line ->
+                      line.startsWith("Ejecting " + stopped + " for at least ")
+                          || line.startsWith("RPCX server " + stopped + " is unreachable: ")),
           warnings.toString());
     } finally {
       a.close();
