@@ -13,7 +13,9 @@
 # OUT=<dir> (default rpcx-benchmarks/results/<date>-ab-<arms>-<commit>, which git ignores): the
 #   JMH JSON and log of every cell, arm and round, stats.txt (ab_stats.py: mean, 95% interval and
 #   change against the first arm, per fork) and summary.md (the command, the machine, the stats:
-#   what to keep). CELLS="lat orders echo" (default) picks cells; ROUNDS=3, FORKS=2 (defaults).
+#   what to keep). CELLS="lat orders echo" (default) picks cells (also stream1, stream32: a server
+#   stream of 10,000 16-byte strings, one stream at a time or 32 at once, in messages per second);
+#   ROUNDS=3, FORKS=2 (defaults).
 set -uo pipefail
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 if (($# == 0)); then
@@ -45,9 +47,13 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
         lat) bench='LatencyBenchmark.threads001'; workload=echo16;;
         orders) bench='ThroughputBenchmark.threads032'; workload=orders;;
         echo) bench='ThroughputBenchmark.threads032'; workload=echo16;;
-        *) echo "ab.sh: unknown cell $cell (expected: lat, orders, echo)" >&2; exit 2;;
+        stream1) bench='StreamBenchmark.streams01'; workload=text16;;
+        stream32) bench='StreamBenchmark.streams32'; workload=text16;;
+        *) echo "ab.sh: unknown cell $cell (expected: lat, orders, echo, stream1, stream32)" >&2; exit 2;;
       esac
-      java -jar "$jars/$arm.jar" "$bench" -p workload=$workload -p system=rpcx -f "${FORKS:-2}" \
+      param=workload
+      [[ $cell == stream* ]] && param=payload # StreamBenchmark's parameter
+      java -jar "$jars/$arm.jar" "$bench" -p $param=$workload -p system=rpcx -f "${FORKS:-2}" \
         -wi 3 -w 3s -i 5 -r 3s -rf json -rff "$out/$cell-$arm-r$round.json" \
         > "$out/$cell-$arm-r$round.log" 2>&1
     done

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Per-fork statistics of an interleaved A/B run (ab.sh): python3 rpcx-benchmarks/ab_stats.py DIR ARM...
 
-For each cell (lat = LatencyBenchmark.threads001, orders/echo = ThroughputBenchmark.threads032)
+For each cell (lat = LatencyBenchmark.threads001, orders/echo = ThroughputBenchmark.threads032,
+stream1/stream32 = StreamBenchmark.streams01/streams32, in messages per second)
 and arm, over every fork of every round: the mean, its 95% confidence interval (Student t), the
 range, and the change against the first arm. Latency: each fork's p50 and p99 from its histogram.
 """
@@ -36,7 +37,7 @@ def forks(directory, cell, arm):
     return {'p50 us': p50, 'p99 us': p99} if cell == 'lat' else {'ops/s': ops}
 
 def main(directory, arms):
-    cells = sorted({re.match(r'([a-z]+)-', os.path.basename(p)).group(1)
+    cells = sorted({re.match(r'([a-z0-9]+)-', os.path.basename(p)).group(1)
                     for p in glob.glob(os.path.join(directory, '*-r*.json*'))})
     for cell in cells:
         base = forks(directory, cell, arms[0])
