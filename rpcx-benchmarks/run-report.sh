@@ -10,8 +10,8 @@
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
 #   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order; also
 #     "observability", ~10 min, "baselines", ~40 min, "costs", ~25 min, "warmup", ~6 min,
-#     "virtual-threads", ~12 min, "streams", ~45 min, and "grpc-endpoint", ~30 min, not in the
-#     default list)
+#     "virtual-threads", ~12 min, "streams", ~45 min, "grpc-endpoint", ~30 min, and "http-json",
+#     ~15 min, not in the default list)
 #   VT_JAVA=/path/to/jdk-21+/bin/java (default: the newest JDK 21+ under /usr/lib/jvm) runs the
 #     virtual-threads phase; VT_ARGS="-f 3 -wi 3 -w 3s -i 5 -r 3s" (default) its JMH lengths
 #   MATRIX_ARGS="-f 1 -wi 2 -w 3s -i 3 -r 4s" (default) JMH lengths of the matrix phase
@@ -19,6 +19,8 @@
 #   GRPC_ARGS="-f 3 -wi 5 -w 3s -i 5 -r 3s" (default) JMH lengths of the grpc-endpoint phase (its
 #     server JVMs compile while the first warm-up iterations run, and ServerCpuProfiler has no
 #     figure for a fork's first iteration: keep 15 s of warm-up)
+#   HTTP_ARGS="-f 3 -wi 5 -w 3s -i 5 -r 3s" (default) JMH lengths of the http-json phase (server
+#     JVMs, as grpc-endpoint's)
 #   STRESS_RUNS=10 (default, the paper's) runs per cell of stress-990, the first dropped
 #   OUT=<dir>: where to write; invocations may share one OUT, and its summary then has every
 #     invocation's command and every phase's results
@@ -29,7 +31,7 @@ if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then
 fi
 cd "$(dirname "$0")/.."
 source rpcx-benchmarks/results.sh
-command="$(command_line "OUT PHASES VT_JAVA VT_ARGS MATRIX_ARGS STREAM_ARGS GRPC_ARGS STRESS_RUNS" \
+command="$(command_line "OUT PHASES VT_JAVA VT_ARGS MATRIX_ARGS STREAM_ARGS GRPC_ARGS HTTP_ARGS STRESS_RUNS" \
   rpcx-benchmarks/run-report.sh "$@")"
 phases="${PHASES:-targets matrix codec stress-quick stress-990}"
 name=report
@@ -41,6 +43,7 @@ jar=rpcx-benchmarks/target/benchmarks.jar
 matrix_args="${MATRIX_ARGS:--f 1 -wi 2 -w 3s -i 3 -r 4s}"
 stream_args="${STREAM_ARGS:--f 3 -wi 3 -w 3s -i 5 -r 3s}"
 grpc_args="${GRPC_ARGS:--f 3 -wi 5 -w 3s -i 5 -r 3s}"
+http_args="${HTTP_ARGS:--f 3 -wi 5 -w 3s -i 5 -r 3s}"
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -ntp -DskipTests package -pl rpcx-benchmarks -am
 fi
@@ -164,6 +167,19 @@ for phase in $phases; do
         -jvmArgsPrepend -Drpcx.bench.server=own-jvm \
         -prof io.rpcx.benchmarks.jmh.ServerCpuProfiler -prof io.rpcx.benchmarks.jmh.ProcessCpuProfiler \
         $grpc_args
+      ;;
+    http-json)
+      # Issue 31: what RPCX's HTTP/JSON side costs beside its own protocol, on the same server
+      # (BenchServiceImpl, worker pool): http-json (the JDK's HttpClient over HTTP/1.1, keep-alive,
+      # Jackson POJOs, POST /bench/<method> with a JSON array) and rpcx; echo16 and one OrderInfo at
+      # 1 and 32 caller threads. Each server in a JVM of its own, as in grpc-endpoint, so the server
+      # JVM's CPU per call (ServerCpuProfiler) is the JSON path's cost without the client's.
+      # shellcheck disable=SC2086 # http_args is a list of JMH options
+      jmh http-json 'ThroughputBenchmark\.threads0(01|32)$' -p workload=echo16,order \
+        -p system=http-json,rpcx \
+        -jvmArgsPrepend -Drpcx.bench.server=own-jvm \
+        -prof io.rpcx.benchmarks.jmh.ServerCpuProfiler -prof io.rpcx.benchmarks.jmh.ProcessCpuProfiler \
+        $http_args
       ;;
     matrix)
       # Every system x workload x thread count, throughput and latency, 1 fork each.

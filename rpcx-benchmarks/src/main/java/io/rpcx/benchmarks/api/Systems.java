@@ -4,6 +4,7 @@ import io.rpcx.benchmarks.dubbo.DubboSystem;
 import io.rpcx.benchmarks.feign.FeignSystem;
 import io.rpcx.benchmarks.grpc.GrpcExportSystem;
 import io.rpcx.benchmarks.grpc.GrpcSystem;
+import io.rpcx.benchmarks.http.HttpJsonSystem;
 import io.rpcx.benchmarks.netty.NettySystem;
 import io.rpcx.benchmarks.rpcx.Observability;
 import io.rpcx.benchmarks.rpcx.RpcxSystem;
@@ -34,6 +35,7 @@ public final class Systems {
     register(GrpcExportSystem.onRpcx());
     register(new DubboSystem());
     register(new FeignSystem());
+    register(new HttpJsonSystem());
     register(NettySystem.batching());
     register(NettySystem.flushingPerCall());
     register(RpcxSystem.withWorkerPool());

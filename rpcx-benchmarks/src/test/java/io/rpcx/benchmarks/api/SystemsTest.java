@@ -41,7 +41,8 @@ class SystemsTest {
         "grpc-exported",
         "grpc-on-rpcx",
         "dubbo",
-        "feign"
+        "feign",
+        "http-json"
       })
   void objectSystemsEchoEveryPayloadAndKeepCrudSemantics(String name) throws Exception {
     try (Deployment d = Systems.start(name)) {
@@ -123,8 +124,8 @@ class SystemsTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Systems.get("thrift"));
     assertEquals(
-        "unknown system 'thrift'; registered: grpc, grpc-native, grpc-exported, grpc-on-rpcx, dubbo, feign, netty,"
-            + " netty-flush-per-call, rpcx, rpcx-direct, rpcx-virtual, rpcx-meters, rpcx-metrics,"
+        "unknown system 'thrift'; registered: grpc, grpc-native, grpc-exported, grpc-on-rpcx, dubbo, feign, http-json,"
+            + " netty, netty-flush-per-call, rpcx, rpcx-direct, rpcx-virtual, rpcx-meters, rpcx-metrics,"
             + " rpcx-tracing, rpcx-tracing-unsampled",
         e.getMessage());
   }

@@ -314,6 +314,8 @@ public class RpcxProperties {
 
     private final ServerGrpc grpc = new ServerGrpc();
 
+    private final ServerHttp http = new ServerHttp();
+
     public boolean isEnabled() {
       return enabled;
     }
@@ -475,6 +477,10 @@ public class RpcxProperties {
     public ServerGrpc getGrpc() {
       return grpc;
     }
+
+    public ServerHttp getHttp() {
+      return http;
+    }
   }
 
   /** gRPC on the server's port (docs/GRPC.md). */
@@ -518,6 +524,92 @@ public class RpcxProperties {
 
     public void setReflection(boolean reflection) {
       this.reflection = reflection;
+    }
+  }
+
+  /**
+   * HTTP/JSON calls of the published methods, an OpenAPI document and a service console
+   * (docs/HTTP.md), with io.rpcx:rpcx-http on the class path.
+   */
+  public static class ServerHttp {
+    /**
+     * Whether the server answers HTTP (HTTP/1.1 and HTTP/2): POST /<service>/<method> with the
+     * arguments as JSON answers the result as JSON, through the same interceptors (bearer tokens
+     * included), limits and deadlines as RPCX calls. Needs io.rpcx:rpcx-http on the class path.
+     */
+    private boolean enabled;
+
+    /**
+     * A port of its own for HTTP, which then serves HTTP only (and the server's port no HTTP); 0
+     * picks a free one, published as local.rpcx.server.http.port. Default the server's port.
+     */
+    private Integer port;
+
+    /**
+     * Whether GET /openapi.json answers with an OpenAPI 3.1 document of the services. It shows
+     * their shape, so it is answered only to callers allowed to call the reflection service:
+     * needs rpcx.server.reflection=true.
+     */
+    private boolean openApi;
+
+    /**
+     * Whether the service console (a page listing the services, calling their methods) answers
+     * at console-path. Guarded as the OpenAPI document is: needs rpcx.server.reflection=true.
+     */
+    private boolean console;
+
+    /** Where the console's page is: a path that starts and ends with /. Default /. */
+    private String consolePath;
+
+    /** Largest request body read; a larger one is answered 413. Default 1MB. */
+    private DataSize maxRequestBytes;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Integer getPort() {
+      return port;
+    }
+
+    public void setPort(Integer port) {
+      this.port = port;
+    }
+
+    public boolean isOpenApi() {
+      return openApi;
+    }
+
+    public void setOpenApi(boolean openApi) {
+      this.openApi = openApi;
+    }
+
+    public boolean isConsole() {
+      return console;
+    }
+
+    public void setConsole(boolean console) {
+      this.console = console;
+    }
+
+    public String getConsolePath() {
+      return consolePath;
+    }
+
+    public void setConsolePath(String consolePath) {
+      this.consolePath = consolePath;
+    }
+
+    public DataSize getMaxRequestBytes() {
+      return maxRequestBytes;
+    }
+
+    public void setMaxRequestBytes(DataSize maxRequestBytes) {
+      this.maxRequestBytes = maxRequestBytes;
     }
   }
 

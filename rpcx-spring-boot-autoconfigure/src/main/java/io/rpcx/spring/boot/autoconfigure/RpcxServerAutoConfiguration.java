@@ -8,6 +8,7 @@ import io.rpcx.server.ServerInterceptor;
 import io.rpcx.spring.boot.RpcxServerBuilderCustomizer;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -20,6 +21,7 @@ import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.util.ClassUtils;
 
 /**
  * An {@link RpcxServer} publishing the application's {@code @RPCXServer} beans, when it has some:
@@ -51,7 +53,8 @@ public class RpcxServerAutoConfiguration {
       ObjectProvider<RefusalListener> refusalListeners,
       ObjectProvider<RpcxServerBuilderCustomizer> customizers) {
     RpcxServer.Builder builder = RpcxServer.builder();
-    ServerProperties serverProperties = new ServerProperties(properties.getServer(), sslBundles);
+    ServerProperties serverProperties =
+        new ServerProperties(properties.getServer(), sslBundles, classLoader(beans));
     serverProperties.applyTo(builder);
     ServiceBeans.publish(beans, builder);
     registrar.ifAvailable(builder::registrar);
@@ -65,8 +68,19 @@ public class RpcxServerAutoConfiguration {
   }
 
   @Bean
-  RpcxServerLifecycle rpcxServerLifecycle(RpcxServer server, ConfigurableEnvironment environment) {
-    return new RpcxServerLifecycle(server, environment);
+  RpcxServerLifecycle rpcxServerLifecycle(
+      RpcxServer server, ConfigurableEnvironment environment, RpcxProperties properties) {
+    return new RpcxServerLifecycle(
+        server, environment, properties.getServer().getHttp().isEnabled());
+  }
+
+  /** Where the application's classes are loaded from, and so the optional modules looked for. */
+  private static ClassLoader classLoader(ListableBeanFactory beans) {
+    ClassLoader loader =
+        beans instanceof ConfigurableBeanFactory configurable
+            ? configurable.getBeanClassLoader()
+            : null;
+    return loader != null ? loader : ClassUtils.getDefaultClassLoader();
   }
 
   /**

@@ -15,7 +15,8 @@ import org.springframework.core.env.MutablePropertySources;
  * tells its clients (GOAWAY), and lets calls in flight finish within its grace period, on a thread
  * of its own, while the web server and the actuator still answer, so that a health check over HTTP
  * sees it drain (OUT_OF_SERVICE). The port it listens on is published as {@code
- * local.rpcx.server.port}; while it runs, a thread that is not a daemon keeps the JVM alive, as a
+ * local.rpcx.server.port}, and the port of its HTTP side, when it serves HTTP, as {@code
+ * local.rpcx.server.http.port} (the same port unless {@code rpcx.server.http.port} is set); while it runs, a thread that is not a daemon keeps the JVM alive, as a
  * web server's does.
  */
 final class RpcxServerLifecycle implements SmartLifecycle {
@@ -34,11 +35,14 @@ final class RpcxServerLifecycle implements SmartLifecycle {
   static final int PHASE = WEB_SERVER_GRACEFUL_SHUTDOWN_PHASE + 512;
 
   static final String PORT_PROPERTY = "local.rpcx.server.port";
+  static final String HTTP_PORT_PROPERTY = "local.rpcx.server.http.port";
   private static final String PROPERTY_SOURCE = "rpcx.server.ports";
   private static final Logger logger = LoggerFactory.getLogger(RpcxServerLifecycle.class);
 
   private final RpcxServer server;
   private final ConfigurableEnvironment environment;
+  /** Whether the server serves HTTP ({@code rpcx.server.http.enabled}), whose port is published too. */
+  private final boolean http;
   private volatile State state = State.NEW;
 
   /** Where the server is in its life, for the health indicator. */
@@ -49,9 +53,10 @@ final class RpcxServerLifecycle implements SmartLifecycle {
     STOPPED
   }
 
-  RpcxServerLifecycle(RpcxServer server, ConfigurableEnvironment environment) {
+  RpcxServerLifecycle(RpcxServer server, ConfigurableEnvironment environment, boolean http) {
     this.server = server;
     this.environment = environment;
+    this.http = http;
   }
 
   @Override
@@ -65,7 +70,11 @@ final class RpcxServerLifecycle implements SmartLifecycle {
     server.start();
     MutablePropertySources sources = environment.getPropertySources();
     sources.remove(PROPERTY_SOURCE);
-    sources.addFirst(new MapPropertySource(PROPERTY_SOURCE, Map.of(PORT_PROPERTY, server.port())));
+    Map<String, Object> ports =
+        http
+            ? Map.of(PORT_PROPERTY, server.port(), HTTP_PORT_PROPERTY, server.httpPort())
+            : Map.of(PORT_PROPERTY, server.port());
+    sources.addFirst(new MapPropertySource(PROPERTY_SOURCE, ports));
     state = State.SERVING;
     keepAlive();
   }

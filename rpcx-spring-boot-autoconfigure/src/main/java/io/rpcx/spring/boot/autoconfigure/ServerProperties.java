@@ -10,16 +10,26 @@ import java.util.List;
 import java.util.function.Predicate;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.util.ClassUtils;
 
 /** Applies the {@code rpcx.server.*} properties to a server builder. */
 final class ServerProperties {
   private final RpcxProperties.Server server;
   private final ObjectProvider<SslBundles> sslBundles;
+  private final ClassLoader classLoader;
   private final PropertyTarget target = new PropertyTarget("rpcx.server");
 
-  ServerProperties(RpcxProperties.Server server, ObjectProvider<SslBundles> sslBundles) {
+  /**
+   * The properties {@code server}, with the application's {@code sslBundles}, and the {@code
+   * classLoader} of its beans, where the optional modules are looked for.
+   */
+  ServerProperties(
+      RpcxProperties.Server server,
+      ObjectProvider<SslBundles> sslBundles,
+      ClassLoader classLoader) {
     this.server = server;
     this.sslBundles = sslBundles;
+    this.classLoader = classLoader;
   }
 
   void applyTo(RpcxServer.Builder builder) {
@@ -72,10 +82,40 @@ final class ServerProperties {
         .grpcHealth(server.getGrpc().isHealth())
         .grpcReflection(server.getGrpc().isReflection());
     builder.sendStackTraces(server.isSendStackTraces());
+    applyHttpTo(builder);
     TlsConfig tls = SslBundleTls.server(server.getSsl(), sslBundles, target);
     if (tls != null) {
       builder.tls(tls);
     }
+  }
+
+  /** {@code rpcx.server.http.*}: ignored while {@code enabled} is false, as HTTP is off. */
+  private void applyHttpTo(RpcxServer.Builder builder) {
+    RpcxProperties.ServerHttp http = server.getHttp();
+    if (!http.isEnabled()) {
+      return;
+    }
+    if (!ClassUtils.isPresent(HttpProperties.RPCX_HTTP, classLoader)) {
+      throw target.problem(
+          "http.enabled",
+          "rpcx.server.http.enabled is true, but io.rpcx:rpcx-http, which serves HTTP, is not on"
+              + " the class path.",
+          "Add the dependency io.rpcx:rpcx-http (rpcx-bom manages its version), or set"
+              + " rpcx.server.http.enabled=false.");
+    }
+    if ((http.isOpenApi() || http.isConsole()) && !server.isReflection()) {
+      String property = http.isOpenApi() ? "http.open-api" : "http.console";
+      String shown = http.isOpenApi() ? "OpenAPI document" : "service console";
+      throw target.problem(
+          property,
+          "rpcx.server." + property + " is true, but rpcx.server.reflection is not. The " + shown
+              + " shows the services' shape only to callers the server lets call its reflection"
+              + " service (rpcx.reflection.v1.Reflection), which it publishes only with"
+              + " rpcx.server.reflection=true.",
+          "Set rpcx.server.reflection=true (rpcx.server.bearer-tokens, if set, then guard the "
+              + shown + " too), or set rpcx.server." + property + "=false.");
+    }
+    HttpProperties.applyTo(http, target, builder);
   }
 
   /**

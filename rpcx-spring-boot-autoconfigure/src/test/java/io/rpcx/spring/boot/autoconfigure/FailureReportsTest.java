@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.core.io.DefaultResourceLoader;
 
 /**
  * A bad {@code rpcx.*} value fails the start with Spring Boot's failure report, naming the
@@ -158,6 +160,51 @@ class FailureReportsTest {
   }
 
   @Test
+  void httpWithoutRpcxHttpOnTheClassPath() {
+    assertReport(
+        start(
+            new FilteredClassLoader("io.rpcx.http."),
+            ServerApp.class,
+            "--rpcx.server.port=0",
+            "--rpcx.server.http.enabled=true"),
+        "rpcx.server.http.enabled is true, but io.rpcx:rpcx-http, which serves HTTP, is not on the"
+            + " class path.",
+        "Add the dependency io.rpcx:rpcx-http (rpcx-bom manages its version), or set"
+            + " rpcx.server.http.enabled=false.");
+  }
+
+  @Test
+  void aConsolePathRpcxHttpRefuses() {
+    assertReport(
+        start(
+            ServerApp.class,
+            "--rpcx.server.port=0",
+            "--rpcx.server.http.enabled=true",
+            "--rpcx.server.http.console-path=console"),
+        "The property rpcx.server.http.console-path has the value \"console\" (from"
+            + " \"rpcx.server.http.console-path\" from property source \"commandLineArgs\"), which"
+            + " RPCX does not accept.",
+        "Set rpcx.server.http.console-path to a value RPCX accepts: a path such as / or /console/"
+            + " (letters, digits, - _ .).");
+  }
+
+  @Test
+  void theOpenApiDocumentWithoutReflection() {
+    assertReport(
+        start(
+            ServerApp.class,
+            "--rpcx.server.port=0",
+            "--rpcx.server.http.enabled=true",
+            "--rpcx.server.http.open-api=true"),
+        "rpcx.server.http.open-api is true, but rpcx.server.reflection is not. The OpenAPI document"
+            + " shows the services' shape only to callers the server lets call its reflection"
+            + " service (rpcx.reflection.v1.Reflection), which it publishes only with"
+            + " rpcx.server.reflection=true.",
+        "Set rpcx.server.reflection=true (rpcx.server.bearer-tokens, if set, then guard the OpenAPI"
+            + " document too), or set rpcx.server.http.open-api=false.");
+  }
+
+  @Test
   void aSpringBootThisStarterIsNotBuiltFor() {
     UnsupportedRuntimeException refusal =
         assertThrows(
@@ -199,12 +246,18 @@ class FailureReportsTest {
   private record Failed(Throwable failure, List<String> warnings, List<String> errors) {}
 
   private static Failed start(Class<?> application, String... arguments) {
+    return start(FailureReportsTest.class.getClassLoader(), application, arguments);
+  }
+
+  /** A start whose application loads its classes from {@code classLoader}. */
+  private static Failed start(ClassLoader classLoader, Class<?> application, String... arguments) {
     try (LogCapture logs = LogCapture.of("org.springframework", "io.rpcx")) {
       Throwable failure =
           assertThrows(
               Throwable.class,
               () ->
                   new SpringApplicationBuilder(application)
+                      .resourceLoader(new DefaultResourceLoader(classLoader))
                       .web(WebApplicationType.NONE)
                       .run(arguments)
                       .close());

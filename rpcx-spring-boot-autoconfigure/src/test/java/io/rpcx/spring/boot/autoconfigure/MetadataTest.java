@@ -57,6 +57,12 @@ class MetadataTest {
             "rpcx.server.grpc.health",
             "rpcx.server.grpc.reflection",
             "rpcx.server.send-stack-traces",
+            "rpcx.server.http.enabled",
+            "rpcx.server.http.port",
+            "rpcx.server.http.open-api",
+            "rpcx.server.http.console",
+            "rpcx.server.http.console-path",
+            "rpcx.server.http.max-request-bytes",
             "rpcx.zookeeper.connect-string",
             "rpcx.observations.enabled",
             "rpcx.observations.metrics-only")) {

@@ -55,6 +55,28 @@ class PropertyRefusalsTest {
                 properties -> properties.getServer().setMaxStreamBufferedBytes(DataSize.ofBytes(0)),
                 "0B", "maxStreamBufferedBytes", 0L, ">= 1"),
             new Case(
+                "rpcx.server.http.port",
+                properties -> {
+                  properties.getServer().getHttp().setEnabled(true);
+                  properties.getServer().getHttp().setPort(70000);
+                },
+                "70000", "httpPort", 70000, "0-65535"),
+            new Case(
+                "rpcx.server.http.console-path",
+                properties -> {
+                  properties.getServer().getHttp().setEnabled(true);
+                  properties.getServer().getHttp().setConsolePath("/console");
+                },
+                "/console", "consolePath", "/console",
+                "a path such as / or /console/ (letters, digits, - _ .)"),
+            new Case(
+                "rpcx.server.http.max-request-bytes",
+                properties -> {
+                  properties.getServer().getHttp().setEnabled(true);
+                  properties.getServer().getHttp().setMaxRequestBytes(DataSize.ofBytes(0));
+                },
+                "0B", "maxRequestBytes", 0, "a number of bytes >= 1"),
+            new Case(
                 "rpcx.client.target",
                 properties -> properties.getClient().setTarget("localhost"),
                 "localhost", "endpoint", "localhost", "host:port"),
@@ -103,7 +125,7 @@ class PropertyRefusalsTest {
 
   /** Applies every group of properties as the auto-configurations do. */
   private static void apply(RpcxProperties properties) {
-    new ServerProperties(properties.getServer(), null).applyTo(RpcxServer.builder());
+    new ServerProperties(properties.getServer(), null, PropertyRefusalsTest.class.getClassLoader()).applyTo(RpcxServer.builder());
     new ClientProperties(properties.getClient(), List.of(), null).applyTo(RpcxClient.builder());
     if (properties.getZookeeper().getConnectString() != null) {
       new RpcxZooKeeperAutoConfiguration().rpcxZooKeeperRegistry(properties).close();
