@@ -9,6 +9,9 @@ import io.rpcx.examples.api.OrderInfo;
 import io.rpcx.examples.api.Samples;
 import io.rpcx.examples.server.ExampleServer;
 import io.rpcx.http.JsonMapping;
+import io.rpcx.http.RpcxHttp;
+import io.rpcx.server.RpcxServer;
+import io.rpcx.server.ServerInterceptors;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -268,5 +271,39 @@ class ConsoleBrowserTest {
                     + " server responded with a status of (400|500) .*"))
             .toList();
     assertEquals(List.of(), severe, "errors in the browser's console: scripts, the policy, ...");
+  }
+
+  @Test
+  @Order(8)
+  void onAServerWithTokensItAsksForOneAndSendsIt() {
+    RpcxServer guarded =
+        RpcxServer.builder()
+            .bindAddress("127.0.0.1")
+            .port(0)
+            .scan("io.rpcx.examples.server")
+            .reflection(true)
+            .intercept(ServerInterceptors.bearerToken("s3cret"::equals))
+            .http(RpcxHttp.builder().openApi(true).console(true).consolePath("/console/").build())
+            .build()
+            .start();
+    try {
+      browser.get("http://127.0.0.1:" + guarded.port() + "/console/");
+      new WebDriverWait(browser, WAIT)
+          .until(ExpectedConditions.presenceOfElementLocated(By.id("load-error")));
+      assertEquals(
+          "UNAUTHENTICATED: missing credentials: the call has no 'authorization' metadata",
+          text("load-error"));
+      assertEquals(List.of(), browser.findElements(By.cssSelector("nav button.method")));
+      browser.findElement(By.id("token")).sendKeys("s3cret");
+      browser.findElement(By.id("reload")).click();
+      new WebDriverWait(browser, WAIT)
+          .until(ExpectedConditions.elementToBeClickable(method("orders/findOrder")));
+      select("orders/findOrder");
+      call("[7]");
+      assertEquals("200 OK", text("status"));
+      assertEquals(Samples.order(7).getBillNumber(), json(text("reply")).get("billNumber").asText());
+    } finally {
+      guarded.stop(Duration.ofSeconds(5));
+    }
   }
 }
