@@ -43,11 +43,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The service console of the example server ({@code --http}) in a real browser: Debian's Chromium,
  * headless, driven by Selenium through Debian's chromedriver. It lists the services and methods
  * with their types and example arguments, calls {@code orders/findOrder} from its form and shows
- * the order, the status and the time taken, and shows a failed call's status, message and
- * exception class. Nothing is fetched but the server's own files and calls.
+ * the order, the status and the time taken, and shows a failed call's status, message and exception
+ * class. Nothing is fetched but the server's own files and calls.
  *
- * <p>After the call of {@code findOrder} it writes a screenshot to {@code
- * target/console.png}; docs/images/console.png is made the same way:
+ * <p>After the call of {@code findOrder} it writes a screenshot to {@code target/console.png};
+ * docs/images/console.png is made the same way:
  *
  * <pre>
  * mvn -B -ntp -pl rpcx-examples -am -Dtest=ConsoleBrowserTest -Dsurefire.failIfNoSpecifiedTests=false \
@@ -74,7 +74,10 @@ class ConsoleBrowserTest {
         Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
         "the console's browser test needs Chromium and its driver, Debian's packages chromium and"
             + " chromium-driver (apt-get install chromium chromium-driver): "
-            + CHROMIUM + " or " + CHROMEDRIVER + " is missing");
+            + CHROMIUM
+            + " or "
+            + CHROMEDRIVER
+            + " is missing");
     server = ExampleServer.start("--port", "0", "--bind", "127.0.0.1", "--http");
     // The driver and the browser named outright: Selenium Manager, which would look for them on
     // the network, is never asked.
@@ -86,9 +89,15 @@ class ConsoleBrowserTest {
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
     options.addArguments(
-        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--disable-default-apps");
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,860",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-default-apps");
     options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
     browser = new ChromeDriver(driverService, options);
     browser.get("http://127.0.0.1:" + server.server().port() + "/");
@@ -130,8 +139,7 @@ class ConsoleBrowserTest {
   /** Picks {@code name} in the list of methods. */
   private static void select(String name) {
     browser.findElement(method(name)).click();
-    new WebDriverWait(browser, WAIT)
-        .until(ExpectedConditions.textToBe(By.id("method-name"), name));
+    new WebDriverWait(browser, WAIT).until(ExpectedConditions.textToBe(By.id("method-name"), name));
   }
 
   /** Calls the selected method with {@code arguments} from the form; waits for the outcome. */
@@ -140,8 +148,7 @@ class ConsoleBrowserTest {
     form.clear();
     form.sendKeys(arguments);
     browser.findElement(By.id("call")).click();
-    new WebDriverWait(browser, WAIT)
-        .until(ExpectedConditions.elementToBeClickable(By.id("call")));
+    new WebDriverWait(browser, WAIT).until(ExpectedConditions.elementToBeClickable(By.id("call")));
     new WebDriverWait(browser, WAIT)
         .until(ExpectedConditions.presenceOfElementLocated(By.id("status")));
   }
@@ -154,11 +161,21 @@ class ConsoleBrowserTest {
   @Order(1)
   void itListsEveryServiceAndItsMethods() {
     assertEquals(
-        List.of("chat", "echo", "files", "infos", "messages", "orders",
+        List.of(
+            "chat",
+            "echo",
+            "files",
+            "infos",
+            "messages",
+            "orders",
             "rpcx.reflection.v1.Reflection"),
         texts("nav h2"));
     assertEquals(
-        List.of("orders/findOrder", "orders/loadOrder", "orders/loadOrders", "orders/sendStr",
+        List.of(
+            "orders/findOrder",
+            "orders/loadOrder",
+            "orders/loadOrders",
+            "orders/sendStr",
             "orders/streamOrders"),
         attributes("nav button.method[data-method^='orders/']", "data-method"));
     assertEquals(
@@ -178,9 +195,9 @@ class ConsoleBrowserTest {
         browser.findElement(By.cssSelector("#method .signature")).getText());
     assertEquals(List.of("orderId int64"), texts("#method tbody tr"));
     assertEquals(
-        "Returns OrderInfo; declares io.rpcx.examples.api.OrderNotFoundException",
-        text("returns"));
-    assertEquals(json("[42]"), json(browser.findElement(By.id("arguments")).getDomProperty("value")));
+        "Returns OrderInfo; declares io.rpcx.examples.api.OrderNotFoundException", text("returns"));
+    assertEquals(
+        json("[42]"), json(browser.findElement(By.id("arguments")).getDomProperty("value")));
 
     select("orders/loadOrder");
     assertEquals(List.of("order OrderInfo"), texts("#method tbody tr"));
@@ -208,9 +225,11 @@ class ConsoleBrowserTest {
     assertEquals(expected.getCustomer(), shown.get("customer").asText());
     assertEquals(expected.getStatus().name(), shown.get("status").asText());
     assertEquals(expected.getCreatedAt().toString(), shown.get("createdAt").asText());
-    assertEquals(0, expected.getTotalAmount().compareTo(new BigDecimal(shown.get("totalAmount").asText())));
+    assertEquals(
+        0, expected.getTotalAmount().compareTo(new BigDecimal(shown.get("totalAmount").asText())));
     assertEquals(3, shown.get("items").size());
-    assertEquals(expected.getItems().get(0).getSku(), shown.get("items").get(0).get("sku").asText());
+    assertEquals(
+        expected.getItems().get(0).getSku(), shown.get("items").get(0).get("sku").asText());
     screenshot();
   }
 
@@ -266,9 +285,11 @@ class ConsoleBrowserTest {
             .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
             .map(LogEntry::getMessage)
             // the failed calls above, answered 400 and 500 as they should be
-            .filter(message -> !message.matches(
-                "http://127\\.0\\.0\\.1:\\d+/orders/findOrder - Failed to load resource: the"
-                    + " server responded with a status of (400|500) .*"))
+            .filter(
+                message ->
+                    !message.matches(
+                        "http://127\\.0\\.0\\.1:\\d+/orders/findOrder - Failed to load resource:"
+                            + " the server responded with a status of (400|500) .*"))
             .toList();
     assertEquals(List.of(), severe, "errors in the browser's console: scripts, the policy, ...");
   }
@@ -301,7 +322,8 @@ class ConsoleBrowserTest {
       select("orders/findOrder");
       call("[7]");
       assertEquals("200 OK", text("status"));
-      assertEquals(Samples.order(7).getBillNumber(), json(text("reply")).get("billNumber").asText());
+      assertEquals(
+          Samples.order(7).getBillNumber(), json(text("reply")).get("billNumber").asText());
     } finally {
       guarded.stop(Duration.ofSeconds(5));
     }

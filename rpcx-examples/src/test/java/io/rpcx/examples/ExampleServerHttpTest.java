@@ -34,12 +34,14 @@ class ExampleServerHttpTest {
 
   private HttpResponse<String> send(HttpRequest.Builder request)
       throws IOException, InterruptedException {
-    return client.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    return client.send(
+        request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
   void httpServesCallsTheDocumentAndTheConsoleOnTheServersPort() throws Exception {
-    try (ExampleServer server = ExampleServer.start("--port", "0", "--bind", "127.0.0.1", "--http")) {
+    try (ExampleServer server =
+        ExampleServer.start("--port", "0", "--bind", "127.0.0.1", "--http")) {
       String base = "http://127.0.0.1:" + server.server().port();
       // curl -H 'content-type: application/json' -d '[42]' http://localhost:9000/orders/findOrder
       HttpResponse<String> order =
@@ -51,14 +53,16 @@ class ExampleServerHttpTest {
       JsonNode found = JsonMapping.parse(order.body(), "the order");
       assertEquals(Samples.order(42).getBillNumber(), found.get("billNumber").asText());
 
-      HttpResponse<String> document = send(HttpRequest.newBuilder(URI.create(base + "/openapi.json")));
+      HttpResponse<String> document =
+          send(HttpRequest.newBuilder(URI.create(base + "/openapi.json")));
       assertEquals(200, document.statusCode(), document.body());
       JsonNode paths = JsonMapping.parse(document.body(), "the document").get("paths");
       assertTrue(paths.has("/orders/findOrder"), document.body());
 
       HttpResponse<String> page = send(HttpRequest.newBuilder(URI.create(base + "/")));
       assertEquals(200, page.statusCode());
-      assertEquals("text/html; charset=utf-8", page.headers().firstValue("content-type").orElseThrow());
+      assertEquals(
+          "text/html; charset=utf-8", page.headers().firstValue("content-type").orElseThrow());
       assertTrue(page.body().contains("<title>RPCX console</title>"), page.body());
     }
   }

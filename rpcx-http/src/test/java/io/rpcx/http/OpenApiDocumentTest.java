@@ -105,7 +105,11 @@ class OpenApiDocumentTest {
     assertEquals(SpecVersion.V31, openApi.getSpecVersion());
     assertEquals("3.1.0", openApi.getOpenapi());
     assertTrue(
-        openApi.getComponents().getSchemas().keySet().containsAll(Set.of("Basket", "Item", "Size", "Error")),
+        openApi
+            .getComponents()
+            .getSchemas()
+            .keySet()
+            .containsAll(Set.of("Basket", "Item", "Size", "Error")),
         openApi.getComponents().getSchemas().keySet().toString());
     Schema<?> item = openApi.getComponents().getSchemas().get("Item");
     assertEquals(Set.of("object"), item.getTypes());
@@ -113,8 +117,15 @@ class OpenApiDocumentTest {
         List.of("price", "quantity", "size", "sku", "tags"),
         new ArrayList<>(item.getProperties().keySet()));
     Schema<?> found =
-        openApi.getPaths().get("/shop/find").getPost().getResponses().get("200").getContent()
-            .get("application/json").getSchema();
+        openApi
+            .getPaths()
+            .get("/shop/find")
+            .getPost()
+            .getResponses()
+            .get("200")
+            .getContent()
+            .get("application/json")
+            .getSchema();
     List<?> either = found.getAnyOf();
     assertEquals("#/components/schemas/Item", ((Schema<?>) either.get(0)).get$ref());
     assertEquals(Set.of("null"), ((Schema<?>) either.get(1)).getTypes());
@@ -130,16 +141,19 @@ class OpenApiDocumentTest {
     try (LogCapture log = LogCapture.of("io.swagger")) {
       messages = parse(broken).getMessages();
       assertEquals(
-          List.of("ERROR Error resolving schema #/components/schemas/Nothing [java.lang.RuntimeException:"
-              + " Could not find /components/schemas/Nothing in contents of"
-              + " #/components/schemas/Nothing]"),
+          List.of(
+              "ERROR Error resolving schema #/components/schemas/Nothing"
+                  + " [java.lang.RuntimeException: Could not find /components/schemas/Nothing in"
+                  + " contents of #/components/schemas/Nothing]"),
           log.lines(Level.ERROR));
     }
     assertTrue(
-        messages.contains("attribute paths.'/shop/find'(post).responses is missing"), messages.toString());
+        messages.contains("attribute paths.'/shop/find'(post).responses is missing"),
+        messages.toString());
     assertTrue(
         messages.contains(
-            "Could not find /components/schemas/Nothing in contents of #/components/schemas/Nothing"),
+            "Could not find /components/schemas/Nothing in contents of"
+                + " #/components/schemas/Nothing"),
         messages.toString());
   }
 
@@ -175,29 +189,33 @@ class OpenApiDocumentTest {
   void recordsClassesAndEnumsAreComponentsByTheirFields() {
     JsonNode schemas = document.get("components").get("schemas");
     assertEquals(
-        json("{\"title\": \"Item\", \"type\": \"object\", \"description\": \"Record io.rpcx.http.Shop$Item\","
-            + " \"properties\": {"
-            + "  \"price\": {\"type\": [\"number\", \"string\", \"null\"],"
-            + "    \"description\": \"a decimal number; as a string it keeps every digit\"},"
-            + "  \"quantity\": {\"type\": \"integer\", \"format\": \"int32\"},"
-            + "  \"size\": {\"anyOf\": [{\"$ref\": \"#/components/schemas/Size\"}, {\"type\": \"null\"}]},"
-            + "  \"sku\": {\"type\": [\"string\", \"null\"]},"
-            + "  \"tags\": {\"type\": [\"array\", \"null\"], \"items\": {\"type\": [\"string\", \"null\"]}}},"
-            + " \"additionalProperties\": false}"),
+        json(
+            "{\"title\": \"Item\", \"type\": \"object\", \"description\": \"Record"
+                + " io.rpcx.http.Shop$Item\", \"properties\": {  \"price\": {\"type\": [\"number\","
+                + " \"string\", \"null\"],    \"description\": \"a decimal number; as a string it"
+                + " keeps every digit\"},  \"quantity\": {\"type\": \"integer\", \"format\":"
+                + " \"int32\"},  \"size\": {\"anyOf\": [{\"$ref\": \"#/components/schemas/Size\"},"
+                + " {\"type\": \"null\"}]},  \"sku\": {\"type\": [\"string\", \"null\"]}, "
+                + " \"tags\": {\"type\": [\"array\", \"null\"], \"items\": {\"type\": [\"string\","
+                + " \"null\"]}}}, \"additionalProperties\": false}"),
         schemas.get("Item"));
     JsonNode basket = schemas.get("Basket");
     assertEquals("Class io.rpcx.http.Shop$Basket", basket.get("description").asText());
     assertEquals(
         json("{\"type\": [\"string\", \"null\"], \"format\": \"date-time\"}"),
         basket.get("properties").get("createdAt"));
-    assertEquals(json("{\"type\": \"integer\", \"format\": \"int64\"}"), basket.get("properties").get("id"));
+    assertEquals(
+        json("{\"type\": \"integer\", \"format\": \"int64\"}"), basket.get("properties").get("id"));
     assertEquals(json("{\"type\": \"boolean\"}"), basket.get("properties").get("paid"));
     assertEquals(
-        json("{\"type\": [\"array\", \"null\"], \"items\": {\"anyOf\": [{\"$ref\": \"#/components/schemas/Item\"},"
-            + " {\"type\": \"null\"}]}}"),
+        json(
+            "{\"type\": [\"array\", \"null\"], \"items\": {\"anyOf\": [{\"$ref\":"
+                + " \"#/components/schemas/Item\"}, {\"type\": \"null\"}]}}"),
         basket.get("properties").get("items"));
     assertEquals(
-        json("{\"type\": [\"object\", \"null\"], \"additionalProperties\": {\"type\": \"integer\", \"format\": \"int32\"}}"),
+        json(
+            "{\"type\": [\"object\", \"null\"], \"additionalProperties\": {\"type\": \"integer\","
+                + " \"format\": \"int32\"}}"),
         basket.get("properties").get("counts"));
     assertEquals(
         json("{\"title\": \"Size\", \"type\": \"string\", \"enum\": [\"SMALL\", \"LARGE\"]}"),
@@ -213,8 +231,17 @@ class OpenApiDocumentTest {
       }
     }
     assertEquals(
-        Set.of("/shop/basket", "/shop/context", "/shop/describe", "/shop/failing", "/shop/find",
-            "/shop/item", "/shop/items", "/shop/nothing", "/shop/search", "/shop/slow"),
+        Set.of(
+            "/shop/basket",
+            "/shop/context",
+            "/shop/describe",
+            "/shop/failing",
+            "/shop/find",
+            "/shop/item",
+            "/shop/items",
+            "/shop/nothing",
+            "/shop/search",
+            "/shop/slow"),
         shop,
         "every method but sum, whose stream argument HTTP cannot carry");
     JsonNode find = operation("/shop/find");
@@ -244,27 +271,38 @@ class OpenApiDocumentTest {
   @Test
   void theRequestBodyIsTheArgumentsInOrderOrByName() {
     assertEquals(
-        json("{\"oneOf\": ["
-            + " {\"type\": \"array\", \"prefixItems\": ["
-            + "   {\"type\": \"integer\", \"format\": \"int32\"}, {\"type\": \"boolean\"},"
-            + "   {\"type\": [\"string\", \"null\"]}, {\"type\": [\"array\", \"null\"], \"items\": {\"type\": [\"string\", \"null\"]}}],"
-            + "  \"minItems\": 4, \"maxItems\": 4},"
-            + " {\"type\": \"object\", \"properties\": {"
-            + "   \"number\": {\"type\": \"integer\", \"format\": \"int32\"}, \"flag\": {\"type\": \"boolean\"},"
-            + "   \"text\": {\"type\": [\"string\", \"null\"]}, \"list\": {\"type\": [\"array\", \"null\"], \"items\": {\"type\": [\"string\", \"null\"]}}},"
-            + "  \"additionalProperties\": false}]}"),
+        json(
+            "{\"oneOf\": [ {\"type\": \"array\", \"prefixItems\": [   {\"type\": \"integer\","
+                + " \"format\": \"int32\"}, {\"type\": \"boolean\"},   {\"type\": [\"string\","
+                + " \"null\"]}, {\"type\": [\"array\", \"null\"], \"items\": {\"type\":"
+                + " [\"string\", \"null\"]}}],  \"minItems\": 4, \"maxItems\": 4}, {\"type\":"
+                + " \"object\", \"properties\": {   \"number\": {\"type\": \"integer\", \"format\":"
+                + " \"int32\"}, \"flag\": {\"type\": \"boolean\"},   \"text\": {\"type\":"
+                + " [\"string\", \"null\"]}, \"list\": {\"type\": [\"array\", \"null\"], \"items\":"
+                + " {\"type\": [\"string\", \"null\"]}}},  \"additionalProperties\": false}]}"),
         requestSchema("/shop/describe"));
     assertEquals(
         "#/components/schemas/Basket",
-        requestSchema("/shop/basket").get("oneOf").get(0).get("prefixItems").get(0).get("anyOf").get(0)
-            .get("$ref").asText());
+        requestSchema("/shop/basket")
+            .get("oneOf")
+            .get(0)
+            .get("prefixItems")
+            .get(0)
+            .get("anyOf")
+            .get(0)
+            .get("$ref")
+            .asText());
     assertTrue(operation("/shop/find").get("requestBody").get("required").asBoolean());
     assertFalse(
         operation("/shop/nothing").get("requestBody").get("required").asBoolean(),
         "no arguments, no body needed");
     assertEquals(
         json("[42]"),
-        operation("/shop/find").get("requestBody").get("content").get("application/json").get("example"));
+        operation("/shop/find")
+            .get("requestBody")
+            .get("content")
+            .get("application/json")
+            .get("example"));
   }
 
   @Test
@@ -273,17 +311,21 @@ class OpenApiDocumentTest {
         json("{\"anyOf\": [{\"$ref\": \"#/components/schemas/Item\"}, {\"type\": \"null\"}]}"),
         resultSchema("/shop/find", "application/json"));
     assertEquals(
-        json("{\"type\": [\"array\", \"null\"], \"items\": {\"anyOf\": [{\"$ref\": \"#/components/schemas/Item\"},"
-            + " {\"type\": \"null\"}]}}"),
+        json(
+            "{\"type\": [\"array\", \"null\"], \"items\": {\"anyOf\": [{\"$ref\":"
+                + " \"#/components/schemas/Item\"}, {\"type\": \"null\"}]}}"),
         resultSchema("/shop/search", "application/json"));
     assertEquals(json("{\"type\": \"null\"}"), resultSchema("/shop/nothing", "application/json"));
     assertEquals(
-        json("{\"type\": [\"object\", \"null\"], \"additionalProperties\": {\"type\": [\"string\", \"null\"]}}"),
+        json(
+            "{\"type\": [\"object\", \"null\"], \"additionalProperties\": {\"type\": [\"string\","
+                + " \"null\"]}}"),
         resultSchema("/shop/context", "application/json"));
     assertEquals(
-        json("{\"type\": \"object\", \"properties\": {"
-            + " \"result\": {\"$ref\": \"#/components/schemas/Item\"},"
-            + " \"error\": {\"$ref\": \"#/components/schemas/Error\"}}}"),
+        json(
+            "{\"type\": \"object\", \"properties\": {"
+                + " \"result\": {\"$ref\": \"#/components/schemas/Item\"},"
+                + " \"error\": {\"$ref\": \"#/components/schemas/Error\"}}}"),
         resultSchema("/shop/items", "application/x-ndjson"));
   }
 
@@ -310,8 +352,7 @@ class OpenApiDocumentTest {
         operation("/shop/item").get("responses").get("500").get("description").asText());
     JsonNode error = document.get("components").get("schemas").get("Error");
     assertEquals(json("[\"status\", \"message\"]"), error.get("required"));
-    assertEquals(
-        List.of("status", "message", "exceptionClass"), names(error.get("properties")));
+    assertEquals(List.of("status", "message", "exceptionClass"), names(error.get("properties")));
   }
 
   @Test
@@ -381,8 +422,9 @@ class OpenApiDocumentTest {
       assertEquals(401, without.statusCode(), without.body());
       assertEquals("Bearer", without.headers().firstValue("www-authenticate").orElseThrow());
       assertEquals(
-          json("{\"status\": \"UNAUTHENTICATED\", \"message\": \"missing credentials: the call has no"
-              + " 'authorization' metadata\"}"),
+          json(
+              "{\"status\": \"UNAUTHENTICATED\", \"message\": \"missing credentials: the call has"
+                  + " no 'authorization' metadata\"}"),
           json(without.body()));
       HttpResponse<String> wrong = http.get("/openapi.json", "authorization", "Bearer guess");
       assertEquals(401, wrong.statusCode(), wrong.body());

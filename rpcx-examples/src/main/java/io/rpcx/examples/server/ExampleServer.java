@@ -36,8 +36,9 @@ import java.time.Duration;
  */
 public final class ExampleServer implements AutoCloseable {
   private static final String USAGE =
-      "usage: java -jar rpcx-example-server.jar [--port N] [--bind ADDRESS] [--http] [--metrics-port N]"
-          + " [--max-connection-age SECONDS] [--zookeeper HOST:PORT[,...] [--advertise HOST]]";
+      "usage: java -jar rpcx-example-server.jar [--port N] [--bind ADDRESS] [--http]"
+          + " [--metrics-port N] [--max-connection-age SECONDS]"
+          + " [--zookeeper HOST:PORT[,...] [--advertise HOST]]";
 
   private final RpcxServer server;
   private final ZooKeeperRegistry registry;

@@ -22,9 +22,10 @@ import java.util.TreeMap;
  * object by name, its reply (or, for a server stream, its lines of newline-delimited JSON), errors
  * as the error body; POJOs, records and enums as components, named by their type descriptors
  * ({@code Page<User>} becomes {@code Page_User_}, component names being letters, digits and {@code
- * ._-}). Each operation also carries {@code x-rpcx}: the method as RPCX describes it, for the
- * console, and the document lists every method in {@code x-rpcx-services}, those HTTP cannot call
- * (stream arguments) too. Built once from the services' descriptions.
+ * ._-}). A value that is a Java reference may be null, as the mapping reads and writes it, and
+ * its schema says so. Each operation also carries {@code x-rpcx}: the method as RPCX describes
+ * it, for the console, and the document lists every method in {@code x-rpcx-services}, those HTTP
+ * cannot call (stream arguments) too. Built once from the services' descriptions.
  */
 final class OpenApiDocument {
   /** The types of Java's primitives (and their boxes). */
@@ -306,7 +307,7 @@ final class OpenApiDocument {
     return name;
   }
 
-
+  /** An error answer: {@code description} and the error body. */
   private static void errorResponse(ObjectNode response, String description) {
     response.put("description", description);
     response.putObject("content").putObject("application/json").putObject("schema")
