@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rpcx.http.RpcxHttp;
 import io.rpcx.micrometer.RpcxServerMetrics;
 import io.rpcx.micrometer.RpcxServerObservations;
 import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
@@ -14,7 +15,7 @@ import java.time.Duration;
  * Runs the example services:
  *
  * <pre>
- * java -jar rpcx-example-server.jar [--port N] [--bind ADDRESS] [--metrics-port N]
+ * java -jar rpcx-example-server.jar [--port N] [--bind ADDRESS] [--http] [--metrics-port N]
  *     [--max-connection-age SECONDS] [--zookeeper HOST:PORT[,...] [--advertise HOST]]
  * </pre>
  *
@@ -22,7 +23,10 @@ import java.time.Duration;
  * publishes its reflection service, unless {@code --bind} names the one address to listen on
  * ({@code 127.0.0.1}: this machine only); the metrics port listens on the same address. With
  * {@code --max-connection-age}, each connection is told to go away once it is that old (grace
- * 30 s), so that clients behind a load balancer spread onto servers added later. With
+ * 30 s), so that clients behind a load balancer spread onto servers added later. With {@code
+ * --http}, the same port also answers HTTP/JSON calls ({@code curl -H 'content-type:
+ * application/json' -d '[42]' http://localhost:9000/orders/findOrder}), the OpenAPI document of
+ * the services ({@code /openapi.json}) and the service console for a browser ({@code /}). With
  * {@code --metrics-port}, every call is measured (rpcx-micrometer) and
  * {@code http://HOST:N/metrics} serves the measurements to Prometheus. With
  * {@code --zookeeper}, the server registers its services there under the address
@@ -32,21 +36,29 @@ import java.time.Duration;
  */
 public final class ExampleServer implements AutoCloseable {
   private static final String USAGE =
-      "usage: java -jar rpcx-example-server.jar [--port N] [--bind ADDRESS] [--metrics-port N]"
-          + " [--max-connection-age SECONDS] [--zookeeper HOST:PORT[,...] [--advertise HOST]]";
+      "usage: java -jar rpcx-example-server.jar [--port N] [--bind ADDRESS] [--http]"
+          + " [--metrics-port N] [--max-connection-age SECONDS]"
+          + " [--zookeeper HOST:PORT[,...] [--advertise HOST]]";
 
   private final RpcxServer server;
   private final ZooKeeperRegistry registry;
   private final MetricsEndpoint metrics;
   /** The address listened on; {@code null} for every interface. */
   private final String bind;
+  /** Whether the port answers HTTP too ({@code --http}). */
+  private final boolean http;
 
   private ExampleServer(
-      RpcxServer server, ZooKeeperRegistry registry, MetricsEndpoint metrics, String bind) {
+      RpcxServer server,
+      ZooKeeperRegistry registry,
+      MetricsEndpoint metrics,
+      String bind,
+      boolean http) {
     this.server = server;
     this.registry = registry;
     this.metrics = metrics;
     this.bind = bind;
+    this.http = http;
   }
 
   public static void main(String[] args) throws InterruptedException {
@@ -72,6 +84,10 @@ public final class ExampleServer implements AutoCloseable {
     }
     System.out.println("RPCX example server ready on port " + running.server.port()
         + " with services " + running.server.services()
+        + (running.http
+            ? ", HTTP/JSON, OpenAPI and the console on http://localhost:" + running.server.port()
+                + "/"
+            : "")
         + (running.registry != null ? ", registered in " + running.registry.describe() : "")
         + (running.metrics != null
             ? ", metrics on http://localhost:" + running.metrics.port() + "/metrics"
@@ -91,12 +107,15 @@ public final class ExampleServer implements AutoCloseable {
     String advertise = null;
     String bind = null;
     int maxConnectionAge = 0;
+    boolean http = false;
     for (int i = 0; i < args.length; i++) {
       boolean hasValue = i + 1 < args.length;
       if (args[i].equals("--port") && hasValue) {
         port = number(args[i], args[++i]);
       } else if (args[i].equals("--bind") && hasValue) {
         bind = args[++i];
+      } else if (args[i].equals("--http")) {
+        http = true;
       } else if (args[i].equals("--metrics-port") && hasValue) {
         metricsPort = number(args[i], args[++i]);
       } else if (args[i].equals("--zookeeper") && hasValue) {
@@ -114,6 +133,11 @@ public final class ExampleServer implements AutoCloseable {
         RpcxServer.builder().port(port).scan("io.rpcx.examples.server").reflection(true);
     if (bind != null) {
       builder.bindAddress(bind);
+    }
+    if (http) {
+      // The reflection service, on above, guards the document and the console: what
+      // interceptors let list the services may see them.
+      builder.http(RpcxHttp.builder().openApi(true).console(true).build());
     }
     if (maxConnectionAge > 0) {
       builder.maxConnectionAge(Duration.ofSeconds(maxConnectionAge), Duration.ofSeconds(30));
@@ -153,7 +177,7 @@ public final class ExampleServer implements AutoCloseable {
     if (meters != null) {
       new RpcxServerMetrics(server).bindTo(meters);
     }
-    return new ExampleServer(server, registry, metrics, bind);
+    return new ExampleServer(server, registry, metrics, bind, http);
   }
 
   private static int number(String option, String value) {

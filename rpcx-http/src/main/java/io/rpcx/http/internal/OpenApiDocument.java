@@ -12,6 +12,7 @@ import io.rpcx.core.reflection.TypeDescription;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -20,11 +21,16 @@ import java.util.TreeMap;
  * object by name, its reply (or, for a server stream, its lines of newline-delimited JSON), errors
  * as the error body; POJOs, records and enums as components, named by their type descriptors
  * ({@code Page<User>} becomes {@code Page_User_}, component names being letters, digits and {@code
- * ._-}). Each operation also carries {@code x-rpcx}: the method as RPCX describes it, for the
- * console, and the document lists every method in {@code x-rpcx-services}, those HTTP cannot call
- * (stream arguments) too. Built once from the services' descriptions.
+ * ._-}). A value that is a Java reference may be null, as the mapping reads and writes it, and
+ * its schema says so. Each operation also carries {@code x-rpcx}: the method as RPCX describes
+ * it, for the console, and the document lists every method in {@code x-rpcx-services}, those HTTP
+ * cannot call (stream arguments) too. Built once from the services' descriptions.
  */
 final class OpenApiDocument {
+  /** The types of Java's primitives (and their boxes). */
+  private static final Set<String> PRIMITIVES =
+      Set.of("bool", "int32", "int64", "char", "float", "double");
+
   private final ObjectNode root = HttpErrors.JSON.createObjectNode();
   private final ObjectNode paths = root.objectNode();
   /** Component schemas by component name, sorted. */
@@ -84,11 +90,12 @@ final class OpenApiDocument {
     ObjectNode schemas = componentsNode.putObject("schemas");
     schemas.set("Error", errorSchema());
     components.forEach(schemas::set);
-    ObjectNode error = componentsNode.putObject("responses").putObject("Error");
-    error.put("description", "The call failed: its RPCX status, a message, and the class of what"
-        + " the implementation threw");
-    error.putObject("content").putObject("application/json").putObject("schema")
-        .put("$ref", "#/components/schemas/Error");
+    ObjectNode responses = componentsNode.putObject("responses");
+    errorResponse(responses.putObject("BadRequest"), "The request is no call of this method:"
+        + " malformed JSON, a value of the wrong type, an unknown or a missing argument; the"
+        + " message names the problem");
+    errorResponse(responses.putObject("Error"), "The call failed: its RPCX status, a message,"
+        + " and the class of what the implementation threw");
     ObjectNode bearer = componentsNode.putObject("securitySchemes").putObject("bearer");
     bearer.put("type", "http");
     bearer.put("scheme", "bearer");
@@ -130,10 +137,6 @@ final class OpenApiDocument {
     operation.put("operationId", service.name() + "/" + method.name());
     operation.put("summary", method.signature());
     operation.putArray("tags").add(service.name());
-    if (!method.declaredExceptions().isEmpty()) {
-      operation.put("description", "Declares " + String.join(", ", method.declaredExceptions())
-          + ": thrown, it answers 500 with its class as exceptionClass.");
-    }
     ObjectNode timeout = operation.putArray("parameters").addObject();
     timeout.put("name", HttpJsonHandler.TIMEOUT_HEADER);
     timeout.put("in", "header");
@@ -156,7 +159,7 @@ final class OpenApiDocument {
           + " a last line {\"error\": ...} if it fails after it started");
       ObjectNode line = root.objectNode().put("type", "object");
       ObjectNode properties = line.putObject("properties");
-      properties.set("result", schema(element));
+      properties.set("result", schema(element, false)); // a stream has no null elements
       properties.putObject("error").put("$ref", "#/components/schemas/Error");
       ObjectNode ndjson = ok.putObject("content").putObject("application/x-ndjson");
       ndjson.set("schema", line);
@@ -167,9 +170,13 @@ final class OpenApiDocument {
       ObjectNode content = ok.putObject("content").putObject("application/json");
       content.set("schema", method.resultType().equals("void")
           ? root.objectNode().put("type", "null")
-          : schema(method.resultType()));
+          : schema(method.resultType(), true));
       content.set("example", mapping.example(method.resultType()));
     }
+    responses.putObject("400").put("$ref", "#/components/responses/BadRequest");
+    errorResponse(responses.putObject("500"), "The implementation threw: status REMOTE_FAILURE,"
+        + " exceptionClass its class." + (method.declaredExceptions().isEmpty() ? ""
+            : " It declares " + String.join(", ", method.declaredExceptions()) + "."));
     responses.putObject("default").put("$ref", "#/components/responses/Error");
     operation.set("x-rpcx", rpcx);
     return post;
@@ -182,8 +189,8 @@ final class OpenApiDocument {
     ObjectNode object = root.objectNode().put("type", "object");
     ObjectNode properties = object.putObject("properties");
     for (ParameterDescription parameter : method.parameters()) {
-      items.add(schema(parameter.type()));
-      properties.set(parameter.name(), schema(parameter.type()));
+      items.add(schema(parameter.type(), true));
+      properties.set(parameter.name(), schema(parameter.type(), true));
     }
     array.put("minItems", method.parameters().size());
     array.put("maxItems", method.parameters().size());
@@ -193,8 +200,32 @@ final class OpenApiDocument {
     return either;
   }
 
-  /** The JSON Schema of a value of RPCX type {@code descriptor}. */
-  private JsonNode schema(String descriptor) {
+  /**
+   * The JSON Schema of a value of RPCX type {@code descriptor}; with {@code nullable}, {@code null}
+   * too where the value is a Java reference. The scalars a primitive carries ({@code int32},
+   * {@code bool}, ...) are shown without {@code null}, as the description does not tell {@code
+   * int} from {@code Integer} and the primitive is the common case.
+   */
+  private ObjectNode schema(String descriptor, boolean nullable) {
+    ObjectNode schema = nonNull(descriptor);
+    if (!nullable || PRIMITIVES.contains(descriptor)) {
+      return schema;
+    }
+    JsonNode type = schema.get("type");
+    if (type == null) { // a reference to a component
+      ObjectNode either = root.objectNode();
+      either.putArray("anyOf").add(schema).addObject().put("type", "null");
+      return either;
+    }
+    if (type.isArray()) {
+      ((ArrayNode) type).add("null");
+    } else {
+      schema.putArray("type").add(type.asText()).add("null");
+    }
+    return schema;
+  }
+
+  private ObjectNode nonNull(String descriptor) {
     TypeRef type = TypeRef.parse(descriptor);
     ObjectNode schema = root.objectNode();
     switch (type.name()) {
@@ -220,10 +251,10 @@ final class OpenApiDocument {
       default -> {
         if (type.isList()) {
           schema.put("type", "array");
-          schema.set("items", schema(type.argument(0).text()));
+          schema.set("items", schema(type.argument(0).text(), true));
         } else if (type.isMap()) {
           schema.put("type", "object");
-          schema.set("additionalProperties", schema(type.argument(1).text()));
+          schema.set("additionalProperties", schema(type.argument(1).text(), true));
         } else {
           schema.put("$ref", "#/components/schemas/" + component(descriptor));
         }
@@ -263,7 +294,7 @@ final class OpenApiDocument {
             + type.javaClass());
         ObjectNode properties = schema.putObject("properties");
         for (FieldDescription field : type.fields()) {
-          properties.set(field.name(), schema(field.type()));
+          properties.set(field.name(), schema(field.type(), true));
         }
         schema.put("additionalProperties", false);
       }
@@ -275,6 +306,12 @@ final class OpenApiDocument {
     return name;
   }
 
+  /** An error answer: {@code description} and the error body. */
+  private static void errorResponse(ObjectNode response, String description) {
+    response.put("description", description);
+    response.putObject("content").putObject("application/json").putObject("schema")
+        .put("$ref", "#/components/schemas/Error");
+  }
 
   private static ObjectNode errorSchema() {
     ObjectNode schema = HttpErrors.JSON.createObjectNode();

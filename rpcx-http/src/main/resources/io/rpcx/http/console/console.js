@@ -106,7 +106,7 @@ function select(method) {
   if (method.parameters.length > 0) {
     details.push(el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "parameter"), el("th", {}, "type"))), parameters));
   }
-  details.push(el("p", {}, "Returns ", el("code", {}, method.resultType),
+  details.push(el("p", { id: "returns" }, "Returns ", el("code", {}, method.resultType),
     method.serverStream ? " (a stream: each element as it comes)" : "",
     method.declaredExceptions.length > 0 ? "; declares " + method.declaredExceptions.join(", ") : ""));
   const textarea = el("textarea", { id: "arguments", spellcheck: "false", "aria-label": "arguments" });
