@@ -183,6 +183,7 @@ class ArchitectureTest {
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$Observations
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$Server
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$ServerGrpc
+      io.rpcx.spring.boot.autoconfigure.RpcxProperties$ServerHttp
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$ServerSsl
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$Service
       io.rpcx.spring.boot.autoconfigure.RpcxProperties$ZooKeeper
