@@ -16,6 +16,7 @@ import io.rpcx.core.internal.transport.InboundBudget;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.config.ServiceBinding;
 import io.rpcx.server.internal.dispatch.CallTracker;
+import io.rpcx.server.internal.dispatch.EventLoopWatch;
 import io.rpcx.server.internal.dispatch.ExceptionLog;
 import io.rpcx.server.internal.dispatch.PublishedServices;
 import io.rpcx.server.internal.dispatch.RequestDispatcher;
@@ -60,11 +61,15 @@ import org.slf4j.event.Level;
  * mistake (duplicate names, an unsupported parameter type) fails {@link Builder#build()} with a
  * message naming the class and method.
  *
- * <p>Implementation code runs on the server's executor, never on a network thread, unless {@link
- * Builder#directExecutor()} asks for it: by default, on Java 24 and later, a virtual thread per
- * call ({@link Builder#virtualThreads()}), and before Java 24 a pool of worker threads ({@link
- * Builder#workerPool()}); either can be chosen by name (virtual threads from Java 21). It must be
- * thread-safe: calls arrive concurrently.
+ * <p>Implementation code that may block runs on the server's executor: by default, on Java 24 and
+ * later, a virtual thread per call ({@link Builder#virtualThreads()}), and before Java 24 a pool
+ * of worker threads ({@link Builder#workerPool()}); either can be chosen by name (virtual threads
+ * from Java 21). Methods that never block (those returning {@code CompletableFuture} or {@code
+ * CompletionStage}, and those annotated {@link io.rpcx.annotation.NonBlocking}) run on the network
+ * thread that read their request, with no hand-off ({@link Builder#nonBlockingOnEventLoop}), and
+ * so do their interceptors; {@link io.rpcx.annotation.Blocking} keeps a method, or every method of
+ * an interceptor's server, on the executor; {@link Builder#directExecutor()} runs every method on
+ * the network threads. Implementation code must be thread-safe: calls arrive concurrently.
  *
  * <p>Lifecycle: {@link #start()} once; {@link #stop()} stops accepting connections, tells connected
  * clients to go away, lets calls in flight finish within the grace period, then closes everything.
@@ -96,6 +101,8 @@ public final class RpcxServer implements AutoCloseable {
   private final CallTracker tracker = new CallTracker();
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final Workers workers;
+  /** Logs calls that hold a network thread too long. */
+  private final EventLoopWatch watch;
   private State state = State.NEW;
   private ServerTransport transport;
   /** What gRPC answers, or null when the port serves RPCX only. */
@@ -110,6 +117,7 @@ public final class RpcxServer implements AutoCloseable {
     this.config = config;
     this.services = services;
     this.workers = Workers.of(config);
+    this.watch = EventLoopWatch.of(config.blockedEventLoopThreshold());
   }
 
   /** A builder of a server. */
@@ -133,6 +141,7 @@ public final class RpcxServer implements AutoCloseable {
           new RequestDispatcher(
               services,
               workers.executor(),
+              watch,
               tracker,
               config.maxMetadataBytes(),
               config.connection().maxNestingDepth(),
@@ -377,6 +386,7 @@ public final class RpcxServer implements AutoCloseable {
       open.shutdownEventLoops();
     }
     workers.shutdown(Math.max(0, deadlineNanos - System.nanoTime()));
+    watch.close();
     synchronized (this) {
       state = State.TERMINATED;
     }
@@ -436,6 +446,8 @@ public final class RpcxServer implements AutoCloseable {
     private TypeScan scan = TypeScan.none();
     private Executor executor;
     private boolean direct;
+    private boolean nonBlockingOnEventLoop = true;
+    private Duration blockedEventLoopThreshold = ServerConfig.DEFAULT_BLOCKED_EVENT_LOOP_THRESHOLD;
     private boolean reflection;
     private boolean grpc = true;
     private boolean grpcHealth = true;
@@ -818,6 +830,32 @@ public final class RpcxServer implements AutoCloseable {
     }
 
     /**
+     * Whether methods that never block run on the network thread that read their request, without
+     * a hand-off to the executor and back (default {@code true}): methods returning {@code
+     * CompletableFuture} or {@code CompletionStage}, and methods annotated {@link
+     * io.rpcx.annotation.NonBlocking}, unless annotated {@link io.rpcx.annotation.Blocking} or
+     * intercepted by an interceptor whose class is. {@code false} runs every call on the executor,
+     * as servers did before this setting existed: for an application whose asynchronous methods
+     * still block before they return.
+     */
+    public Builder nonBlockingOnEventLoop(boolean nonBlockingOnEventLoop) {
+      this.nonBlockingOnEventLoop = nonBlockingOnEventLoop;
+      return this;
+    }
+
+    /**
+     * How long implementation code may hold a network thread (a non-blocking method, or any with
+     * {@link #directExecutor()}) before the server logs a warning naming the call, the thread and
+     * where the code is, since every other call on that thread's connections waits meanwhile; and
+     * once more when the thread is released. Default 500 ms; {@link Duration#ZERO} turns the
+     * check off. Pauses of the whole JVM (garbage collection) are not counted.
+     */
+    public Builder blockedEventLoopThreshold(Duration threshold) {
+      this.blockedEventLoopThreshold = Checks.nonNegative(threshold, "blockedEventLoopThreshold");
+      return this;
+    }
+
+    /**
      * Runs each call on a virtual thread of its own (Java 21 or later), named {@code
      * rpcx-server-virtual-n}, instead of the worker pool: implementation code that blocks (on a
      * database, on another RPCX call) holds no platform thread while it waits, so calls are not
@@ -1084,6 +1122,8 @@ public final class RpcxServer implements AutoCloseable {
           scan,
           executor,
           direct,
+          nonBlockingOnEventLoop,
+          blockedEventLoopThreshold,
           reflection,
           grpc,
           grpcHealth,

@@ -70,9 +70,11 @@ class ArchitectureTest {
    */
   private static final String PUBLIC_API =
       """
+      io.rpcx.annotation.Blocking
       io.rpcx.annotation.Idempotent
       io.rpcx.annotation.InterruptOnCancel
       io.rpcx.annotation.Method
+      io.rpcx.annotation.NonBlocking
       io.rpcx.annotation.OwnDeadline
       io.rpcx.annotation.RPCXClient
       io.rpcx.annotation.RPCXServer
@@ -91,6 +93,7 @@ class ArchitectureTest {
       io.rpcx.client.RpcxClient
       io.rpcx.client.RpcxClient$Builder
       io.rpcx.core.BadRequestException
+      io.rpcx.core.BlockingOperationException
       io.rpcx.core.CallTimeoutException
       io.rpcx.core.CancelledException
       io.rpcx.core.InternalErrorException

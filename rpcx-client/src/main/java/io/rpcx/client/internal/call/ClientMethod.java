@@ -2,10 +2,12 @@ package io.rpcx.client.internal.call;
 
 import com.google.protobuf.CodedInputStream;
 import io.rpcx.client.ClientInterceptor;
+import io.rpcx.core.BlockingOperationException;
 import io.rpcx.core.CallTimeoutException;
 import io.rpcx.core.InternalErrorException;
 import io.rpcx.core.MethodDescriptor;
 import io.rpcx.core.RemoteFailureException;
+import io.rpcx.core.RpcxContext;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import io.rpcx.core.internal.codec.DecodeContext;
@@ -20,6 +22,7 @@ import io.rpcx.core.internal.protocol.Payload;
 import io.rpcx.core.internal.protocol.ReplyEnvelope;
 import io.rpcx.core.internal.protocol.SizeHints;
 import io.rpcx.core.internal.stream.StreamReceiver;
+import io.rpcx.core.internal.transport.NetworkThreads;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -204,7 +207,29 @@ public final class ClientMethod {
    * CompletableFuture} or a {@code Flow.Publisher} at once for an asynchronous one.
    */
   public Object invoke(Object[] args) throws Throwable {
+    if (blockingCaller && NetworkThreads.isCurrent()) {
+      throw blockingOnNetworkThread();
+    }
     return invoker.invoke(Invocation.of(this, args, System.nanoTime()));
+  }
+
+  /**
+   * Why a blocking call cannot be made on this thread, one of RPCX's network threads: it would
+   * wait there for a reply that network threads deliver, and stall every call of its connections.
+   */
+  private BlockingOperationException blockingOnNetworkThread() {
+    RpcxContext served = RpcxContext.current();
+    return new BlockingOperationException(
+        "a blocking call to " + model.displayName() + " was made on network thread "
+            + Thread.currentThread().getName()
+            + (served.isServingCall()
+                ? " by " + served.service() + "/" + served.method()
+                    + ", which runs there because it never blocks (it is asynchronous or"
+                    + " @NonBlocking)"
+                : "")
+            + ": waiting there would stall every call of that thread's connections. Make the call"
+            + " through a client method returning CompletableFuture, or annotate the calling"
+            + " method @Blocking so that it runs on a worker");
   }
 
   private Object unaryAsync(Invocation invocation) {

@@ -9,7 +9,6 @@ import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
 import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.rpcx.core.InvalidSettingException;
 import java.net.SocketAddress;
 
@@ -30,7 +29,7 @@ public final class InProcess {
   /** A new event loop group of {@code threads} daemon threads named {@code name-N}. */
   public static EventLoopGroup newGroup(int threads, String name) {
     return new MultiThreadIoEventLoopGroup(
-        threads, new DefaultThreadFactory(name, true), LocalIoHandler.newFactory());
+        threads, NetworkThreads.factory(name), LocalIoHandler.newFactory());
   }
 
   /** A client bootstrap on local channels in {@code group} (one from {@link #newGroup}). */

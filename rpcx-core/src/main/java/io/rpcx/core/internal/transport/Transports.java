@@ -11,7 +11,6 @@ import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -147,7 +146,7 @@ public enum Transports {
   /** A new event loop group of {@code threads} daemon threads named {@code name-N}. */
   public EventLoopGroup newGroup(int threads, String name) {
     IoHandlerFactory factory = this == NIO ? NioIoHandler.newFactory() : nativeIo().newFactory();
-    return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), factory);
+    return new MultiThreadIoEventLoopGroup(threads, NetworkThreads.factory(name), factory);
   }
 
   public Class<? extends SocketChannel> socketChannel() {

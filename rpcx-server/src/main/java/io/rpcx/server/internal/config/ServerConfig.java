@@ -27,6 +27,10 @@ import java.util.concurrent.Executor;
  * @param scan where to look for more services
  * @param executor the user's executor for implementations, or {@code null}
  * @param direct whether implementations run on the network threads
+ * @param nonBlockingOnEventLoop whether methods that never block (asynchronous or
+ *     {@code @NonBlocking}) run on the network threads
+ * @param blockedEventLoopThreshold how long a call may hold a network thread before it is logged;
+ *     zero: never
  * @param reflection whether the server publishes RPCX's reflection service
  * @param grpc whether the server's port answers gRPC beside RPCX
  * @param grpcHealth whether gRPC's standard health service answers
@@ -58,6 +62,8 @@ public record ServerConfig(
     TypeScan scan,
     Executor executor,
     boolean direct,
+    boolean nonBlockingOnEventLoop,
+    Duration blockedEventLoopThreshold,
     boolean reflection,
     boolean grpc,
     boolean grpcHealth,
@@ -81,6 +87,8 @@ public record ServerConfig(
     ExceptionLogging declaredExceptionLogging,
     ExceptionLogging otherExceptionLogging,
     boolean sendStackTraces) {
+  /** How long a call may hold a network thread before the server logs it, by default. */
+  public static final Duration DEFAULT_BLOCKED_EVENT_LOOP_THRESHOLD = Duration.ofMillis(500);
   /** Threads of the default worker pool. */
   public static final int DEFAULT_WORKER_THREADS = 200;
   /** Calls the default worker pool queues while all its threads are busy. */

@@ -23,8 +23,12 @@ public final class PublishedServices {
     this.models = models;
   }
 
-  /** Builds a registry from service models and their implementations, in registration order. */
-  public static PublishedServices of(List<ServiceModel> models, List<Object> implementations) {
+  /**
+   * Builds a registry from service models and their implementations, in registration order; the
+   * methods that never block run on the network threads if {@code eventLoopAllowed}.
+   */
+  public static PublishedServices of(
+      List<ServiceModel> models, List<Object> implementations, boolean eventLoopAllowed) {
     Map<String, Map<String, ServerMethod>> services = new HashMap<>();
     Map<String, ServiceModel> byName = new HashMap<>();
     for (int i = 0; i < models.size(); i++) {
@@ -37,7 +41,7 @@ public final class PublishedServices {
       }
       Map<String, ServerMethod> methods = new HashMap<>();
       for (MethodModel method : model.methods()) {
-        methods.put(method.descriptor().method(), new ServerMethod(method, implementations.get(i)));
+        methods.put(method.descriptor().method(), new ServerMethod(method, implementations.get(i), eventLoopAllowed));
       }
       services.put(model.name(), Map.copyOf(methods));
     }

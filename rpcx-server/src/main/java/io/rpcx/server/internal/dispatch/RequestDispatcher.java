@@ -20,17 +20,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes each received request to its method. Runs on the connection's event loop and does only
- * cheap work there: it reads the envelope, finds the method by its published names, and answers
- * unknown services and methods at once, before any argument is decoded. Everything else (decoding
- * arguments, running the implementation, encoding the result) runs on the executor in a {@link
- * ServerCall}, of the kind its method's shape takes ({@link ServerMethod}).
+ * Routes each received request to its method. Runs on the connection's event loop: it reads the
+ * envelope, finds the method by its published names, and answers unknown services and methods at
+ * once, before any argument is decoded. Everything else (decoding arguments, running the
+ * interceptors and the implementation, encoding the result) is a {@link ServerCall}, of the kind
+ * its method's shape takes ({@link ServerMethod}), which runs where the method was placed when the
+ * server was built: on the executor, or, for a method that never blocks (or every method, without
+ * an executor), right here on the event loop, watched by the {@link EventLoopWatch}.
  */
 public final class RequestDispatcher {
   private static final Logger logger = LoggerFactory.getLogger(RequestDispatcher.class);
 
   private final PublishedServices registry;
   private final Executor executor;
+  private final EventLoopWatch watch;
   private final int maxMetadataBytes;
   // What every ServerCall of this server shares.
   final CallTracker tracker;
@@ -50,11 +53,14 @@ public final class RequestDispatcher {
    * A dispatcher whose stream arguments (client and bidirectional streams) are received with a
    * window of {@code maxStreamWindow} messages and {@code maxStreamBufferedBytes} held per stream.
    *
-   * @param executor runs the calls; {@code null} runs them on the event loop
+   * @param executor runs the calls of the methods that may block; {@code null} runs every call on
+   *     the event loop
+   * @param watch where calls run on an event loop are watched
    */
   public RequestDispatcher(
       PublishedServices registry,
       Executor executor,
+      EventLoopWatch watch,
       CallTracker tracker,
       int maxMetadataBytes,
       int maxDepth,
@@ -69,6 +75,7 @@ public final class RequestDispatcher {
     this.maxStreamBufferedBytes = maxStreamBufferedBytes;
     this.registry = registry;
     this.executor = executor;
+    this.watch = watch;
     this.tracker = tracker;
     this.maxMetadataBytes = maxMetadataBytes;
     this.maxDepth = maxDepth;
@@ -167,8 +174,9 @@ public final class RequestDispatcher {
     ServerCall call = method.newCall(connection, request, receivedNanos, this);
     call.dispatched(deadlineNanos);
     tracker.started();
+    Executor executor = executor(method);
     if (executor == null) {
-      call.run();
+      runHere(call);
       return;
     }
     try {
@@ -193,9 +201,30 @@ public final class RequestDispatcher {
     return found == null ? null : found.model();
   }
 
-  /** The executor calls run on; {@code null}: the event loop. */
-  Executor executor() {
-    return executor;
+  /**
+   * Where the calls of {@code method} run, decided when the server was built: the executor, or
+   * {@code null} for the event loop.
+   */
+  Executor executor(ServerMethod method) {
+    return method.runsOnEventLoop() ? null : executor;
+  }
+
+  /** Runs {@code call} on this event loop, watched; a failure it did not handle is logged. */
+  private void runHere(ServerCall call) {
+    EventLoopWatch.Slot slot = watch.slot();
+    if (slot != null) {
+      slot.enter(call);
+    }
+    try {
+      call.run();
+    } catch (RuntimeException e) {
+      // Never into the connection's pipeline, which would close it over one call.
+      logger.error("A call failed outside its own error handling", e);
+    } finally {
+      if (slot != null) {
+        slot.exit();
+      }
+    }
   }
 
   /** Nanoseconds from now to the deadline of a request received at {@code receivedNanos}. */
@@ -205,7 +234,8 @@ public final class RequestDispatcher {
 
   /** The stream argument of {@code call}. */
   ArgumentStream argumentStream(StreamingCall call) {
-    return new ArgumentStream(call, executor, maxStreamWindow, maxStreamBufferedBytes, maxDepth);
+    return new ArgumentStream(
+        call, executor(call.method), maxStreamWindow, maxStreamBufferedBytes, maxDepth);
   }
 
   /** Answers the request with an error, without running anything, and says so to the listeners. */

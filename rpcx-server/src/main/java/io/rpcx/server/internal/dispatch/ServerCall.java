@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One call being served: drops it if its caller's timeout has already passed, runs the
  * interceptors, decodes the arguments, runs the implementation, and sends the result or the
- * failure back. Runs on the server's executor. Exactly one reply (or stream end) is sent per call,
+ * failure back. Runs where its method was placed: on the server's executor, or on the event loop
+ * for a method that never blocks ({@link ServerMethod#runsOnEventLoop()}). Exactly one reply (or stream end) is sent per call,
  * except for calls dropped after their timeout and calls the client cancelled.
  *
  * <p>This is a unary call: one request, one reply, the value the implementation returns (or its
@@ -174,7 +175,7 @@ class ServerCall implements Runnable, CallInfo, CancellableCall {
     }
   }
 
-  /** The call runs, in {@code context}: on its worker, before its interceptors. */
+  /** The call runs, in {@code context}: on its worker or event loop, before its interceptors. */
   void started(RpcxContext context) {}
 
   /**

@@ -10,8 +10,10 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
 /**
- * A published method bound to the object that implements it, and the kind of call its requests
- * become, chosen once by its {@linkplain MethodDescriptor.Shape shape}. Immutable and thread-safe.
+ * A published method bound to the object that implements it, the kind of call its requests
+ * become, chosen once by its {@linkplain MethodDescriptor.Shape shape}, and where they run: on the
+ * network thread that read them if the method never blocks ({@link MethodPlacement}), else on the
+ * server's executor. Immutable and thread-safe.
  */
 public final class ServerMethod {
   /** Makes the call of one request of a method. */
@@ -37,8 +39,17 @@ public final class ServerMethod {
   /** Whether a cancelled call's thread is interrupted ({@code @InterruptOnCancel}). */
   private final boolean interruptsOnCancel;
   private final CallFactory calls;
+  /** Why its calls run on the network thread that read them, or {@code null}: on the executor. */
+  private final String eventLoopReason;
 
-  ServerMethod(MethodModel model, Object target) {
+  /**
+   * {@code model}'s method, implemented by {@code target}; its calls run on the network thread if
+   * it never blocks and {@code eventLoopAllowed}.
+   *
+   * @throws IllegalArgumentException if its {@code @Blocking}/{@code @NonBlocking} annotations
+   *     are contradictory or impossible ({@link MethodPlacement})
+   */
+  ServerMethod(MethodModel model, Object target, boolean eventLoopAllowed) {
     this.model = model;
     this.target = target;
     MethodDescriptor descriptor = model.descriptor();
@@ -55,6 +66,8 @@ public final class ServerMethod {
           case SERVER_STREAM -> ServerStreamCall::new;
           case BIDI_STREAM -> BidiStreamCall::new;
         };
+    String nonBlocking = MethodPlacement.nonBlockingReason(descriptor, target.getClass());
+    this.eventLoopReason = eventLoopAllowed ? nonBlocking : null;
     try {
       method.setAccessible(true);
     } catch (RuntimeException e) {
@@ -111,6 +124,19 @@ public final class ServerMethod {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether its calls run on the network thread that read their request, with no hand-off to
+   * the executor: the method never blocks.
+   */
+  boolean runsOnEventLoop() {
+    return eventLoopReason != null;
+  }
+
+  /** Why its calls run on the network thread ("annotated @NonBlocking"), or {@code null}. */
+  String eventLoopReason() {
+    return eventLoopReason;
   }
 
   /** Whether the method streams either way: its calls register with their connection. */

@@ -27,7 +27,7 @@ class ServerStreamCall extends StreamingCall {
     this.results =
         new ResultStream(
             connection, method, request.requestId(), request.initialCredit(),
-            dispatcher.executor());
+            dispatcher.executor(method));
     results.beforeFailureEnd(this::answered);
   }
 

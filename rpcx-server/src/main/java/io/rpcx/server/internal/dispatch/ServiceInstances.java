@@ -6,6 +6,7 @@ import io.rpcx.core.internal.model.ServiceModel;
 import io.rpcx.core.internal.model.ServiceModels;
 import io.rpcx.core.internal.model.StandardCodecs;
 import io.rpcx.core.reflection.ReflectionService;
+import io.rpcx.server.ServerInterceptor;
 import io.rpcx.server.internal.config.ServerConfig;
 import io.rpcx.server.internal.config.ServiceBinding;
 import java.lang.reflect.Constructor;
@@ -63,7 +64,14 @@ public final class ServiceInstances {
       models.add(reflection);
       implementations.add(new ServerReflection(List.copyOf(models)));
     }
-    return PublishedServices.of(models, implementations);
+    ServerInterceptor blocking = MethodPlacement.blockingInterceptor(config.interceptors());
+    if (blocking != null && config.nonBlockingOnEventLoop()) {
+      logger.info(
+          "Every call runs on the executor: interceptor {} is annotated @Blocking",
+          blocking.getClass().getName());
+    }
+    return PublishedServices.of(
+        models, implementations, config.nonBlockingOnEventLoop() && blocking == null);
   }
 
   private static Object instantiate(Class<?> type, String scanPackage) {

@@ -17,8 +17,10 @@ final class TestDispatchers {
     return new RequestDispatcher(
         PublishedServices.of(
             List.of(ServiceModels.forServer(implementation.getClass(), StandardCodecs.registry())),
-            List.of(implementation)),
+            List.of(implementation),
+            true),
         executor,
+        EventLoopWatch.of(java.time.Duration.ZERO),
         new CallTracker(),
         1024,
         16,
