@@ -40,6 +40,7 @@ public final class Systems {
     register(NettySystem.flushingPerCall());
     register(RpcxSystem.withWorkerPool());
     register(RpcxSystem.onEventLoop());
+    register(RpcxSystem.nonBlocking());
     register(RpcxSystem.onVirtualThreads());
     register(RpcxSystem.observed(Observability.METERS));
     register(RpcxSystem.observed(Observability.METRICS));

@@ -36,6 +36,7 @@ public final class JmhSummary {
       List.of(
           "rpcx",
           "rpcx-direct",
+          "rpcx-nonblocking",
           "netty",
           "netty-flush-per-call",
           "grpc",

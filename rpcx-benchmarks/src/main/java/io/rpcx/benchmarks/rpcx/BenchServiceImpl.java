@@ -1,5 +1,6 @@
 package io.rpcx.benchmarks.rpcx;
 
+import io.rpcx.annotation.NonBlocking;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.benchmarks.api.BenchmarkServiceImpl;
 import io.rpcx.benchmarks.model.Message;
@@ -11,7 +12,7 @@ import java.util.List;
  * {@code bench} and runs the logic every system shares ({@link BenchmarkServiceImpl}).
  */
 @RPCXServer(name = "bench")
-public final class BenchServiceImpl implements BenchService {
+public class BenchServiceImpl implements BenchService {
   private final BenchmarkServiceImpl logic = new BenchmarkServiceImpl();
 
   @Override
@@ -53,4 +54,12 @@ public final class BenchServiceImpl implements BenchService {
   public boolean remove(long id) {
     return logic.remove(id);
   }
+
+  /**
+   * The same methods, declared never to block: the server runs them on the network thread that
+   * read their request, with no hand-off (system {@code rpcx-nonblocking}). Published as {@code
+   * bench} by name ({@code @RPCXServer} is not inherited).
+   */
+  @NonBlocking
+  public static final class OnEventLoop extends BenchServiceImpl {}
 }

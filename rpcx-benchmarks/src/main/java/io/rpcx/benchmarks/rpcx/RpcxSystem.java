@@ -25,13 +25,15 @@ import java.util.Locale;
  * with a 60 s call timeout like the other adapters and RPCX's defaults for everything else (Netty
  * transport, protobuf envelope, its own POJO codec).
  *
- * <p>Three variants: {@code rpcx} with the worker pool ({@link RpcxServer.Builder#workerPool()},
+ * <p>Four variants: {@code rpcx} with the worker pool ({@link RpcxServer.Builder#workerPool()},
  * the default before Java 24, named so that it is the pool on every Java); {@code rpcx-direct}, whose server
  * runs implementation code on the event loop ({@link RpcxServer.Builder#directExecutor()}), as the
  * raw Netty echo does and as a user may choose for code that never blocks (the difference between
  * the two is the cost of handing each call to a worker thread and its reply back); and {@code
  * rpcx-virtual}, whose server runs each call on a virtual thread of its own ({@link
- * RpcxServer.Builder#virtualThreads()}, Java 21+).
+ * RpcxServer.Builder#virtualThreads()}, Java 21+); and {@code rpcx-nonblocking}, the
+ * worker-pool server with an implementation annotated {@code @NonBlocking}, which runs on the event
+ * loop as {@code rpcx-direct}'s does, but placed per method as a user's would be.
  *
  * <p>Four more measure what observing calls costs (see {@link Observability}), each RPCX with its
  * defaults and rpcx-micrometer on both sides: {@code rpcx-meters} (timers straight into the
@@ -43,6 +45,9 @@ public final class RpcxSystem implements BenchmarkSystem {
   private enum Dispatch {
     POOL("rpcx", "default settings, calls on the worker pool (workerPool)"),
     DIRECT("rpcx-direct", "implementation on the event loop (directExecutor)"),
+    NON_BLOCKING(
+        "rpcx-nonblocking",
+        "implementation annotated @NonBlocking: on the event loop, the rest default (workerPool)"),
     VIRTUAL("rpcx-virtual", "a virtual thread per call on the server (virtualThreads)");
 
     final String name;
@@ -73,6 +78,14 @@ public final class RpcxSystem implements BenchmarkSystem {
   /** RPCX with implementation code on the server's event loop. */
   public static RpcxSystem onEventLoop() {
     return new RpcxSystem(Dispatch.DIRECT, Observability.NONE);
+  }
+
+  /**
+   * RPCX with its defaults and an implementation annotated {@code @NonBlocking}, which the server
+   * runs on the network thread: what a user gets by declaring a method never blocks.
+   */
+  public static RpcxSystem nonBlocking() {
+    return new RpcxSystem(Dispatch.NON_BLOCKING, Observability.NONE);
   }
 
   /** RPCX with each call on a virtual thread of the server's (Java 21+). */
@@ -112,9 +125,13 @@ public final class RpcxSystem implements BenchmarkSystem {
 
   @Override
   public BenchmarkServer startServer() throws Exception {
-    RpcxServer.Builder builder =
-        RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(new BenchServiceImpl());
-    if (dispatch == Dispatch.POOL) {
+    RpcxServer.Builder builder = RpcxServer.builder().bindAddress("127.0.0.1").port(0);
+    if (dispatch == Dispatch.NON_BLOCKING) {
+      builder.service("bench", new BenchServiceImpl.OnEventLoop());
+    } else {
+      builder.service(new BenchServiceImpl());
+    }
+    if (dispatch == Dispatch.POOL || dispatch == Dispatch.NON_BLOCKING) {
       builder.workerPool(); // the default before Java 24; virtual threads are from 24 on
     } else if (dispatch == Dispatch.DIRECT) {
       builder.directExecutor();

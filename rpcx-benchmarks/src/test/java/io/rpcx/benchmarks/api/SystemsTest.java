@@ -32,6 +32,7 @@ class SystemsTest {
       strings = {
         "rpcx",
         "rpcx-direct",
+        "rpcx-nonblocking",
         "rpcx-meters",
         "rpcx-metrics",
         "rpcx-tracing",
@@ -125,7 +126,7 @@ class SystemsTest {
         assertThrows(IllegalArgumentException.class, () -> Systems.get("thrift"));
     assertEquals(
         "unknown system 'thrift'; registered: grpc, grpc-native, grpc-exported, grpc-on-rpcx, dubbo, feign, http-json,"
-            + " netty, netty-flush-per-call, rpcx, rpcx-direct, rpcx-virtual, rpcx-meters, rpcx-metrics,"
+            + " netty, netty-flush-per-call, rpcx, rpcx-direct, rpcx-nonblocking, rpcx-virtual, rpcx-meters, rpcx-metrics,"
             + " rpcx-tracing, rpcx-tracing-unsampled",
         e.getMessage());
   }

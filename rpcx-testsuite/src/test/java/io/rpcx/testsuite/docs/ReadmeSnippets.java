@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.micrometer.observation.ObservationRegistry;
 import io.rpcx.annotation.Method;
+import io.rpcx.annotation.NonBlocking;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
 import io.rpcx.client.LoadBalancing;
@@ -18,7 +19,9 @@ import io.rpcx.testing.Faults;
 import io.rpcx.testing.RpcxExtension;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -119,6 +122,23 @@ final class ReadmeSnippets {
         .workerPool()                      // any Java: 200 platform threads, 10,000 calls queued
         .build();
     return pooled;
+  }
+
+  // "Methods that never block"
+
+  public interface PriceService {
+    long price(String sku);
+  }
+
+  @RPCXServer(name = "prices")
+  public class PriceServiceImpl implements PriceService {
+    private final Map<String, Long> prices = new ConcurrentHashMap<>();
+
+    @NonBlocking                         // an in-memory look-up: runs on the network thread
+    @Override
+    public long price(String sku) {
+      return prices.getOrDefault(sku, 0L);
+    }
   }
 
   // "Seeing every call"

@@ -310,6 +310,20 @@ public class RpcxProperties {
      */
     private boolean sendStackTraces;
 
+    /**
+     * Whether methods that never block (returning CompletableFuture or CompletionStage, or
+     * annotated @NonBlocking) run on the network thread that read their request, with no hand-off
+     * to a worker. false runs every call on the workers, for asynchronous methods that still block
+     * before they return.
+     */
+    private boolean nonBlockingOnEventLoop = true;
+
+    /**
+     * How long a call may hold a network thread before the server logs a warning with where it is
+     * stuck (every other call of that thread's connections waits meanwhile). 0 turns it off.
+     */
+    private Duration blockedEventLoopThreshold = Duration.ofMillis(500);
+
     private final ServerSsl ssl = new ServerSsl();
 
     private final ServerGrpc grpc = new ServerGrpc();
@@ -358,6 +372,22 @@ public class RpcxProperties {
 
     public void setSendStackTraces(boolean sendStackTraces) {
       this.sendStackTraces = sendStackTraces;
+    }
+
+    public boolean isNonBlockingOnEventLoop() {
+      return nonBlockingOnEventLoop;
+    }
+
+    public void setNonBlockingOnEventLoop(boolean nonBlockingOnEventLoop) {
+      this.nonBlockingOnEventLoop = nonBlockingOnEventLoop;
+    }
+
+    public Duration getBlockedEventLoopThreshold() {
+      return blockedEventLoopThreshold;
+    }
+
+    public void setBlockedEventLoopThreshold(Duration blockedEventLoopThreshold) {
+      this.blockedEventLoopThreshold = blockedEventLoopThreshold;
     }
 
     public void setWorkerThreads(Integer workerThreads) {

@@ -82,6 +82,11 @@ final class ServerProperties {
         .grpcHealth(server.getGrpc().isHealth())
         .grpcReflection(server.getGrpc().isReflection());
     builder.sendStackTraces(server.isSendStackTraces());
+    builder.nonBlockingOnEventLoop(server.isNonBlockingOnEventLoop());
+    target.set(
+        "blocked-event-loop-threshold",
+        server.getBlockedEventLoopThreshold(),
+        builder::blockedEventLoopThreshold);
     applyHttpTo(builder);
     TlsConfig tls = SslBundleTls.server(server.getSsl(), sslBundles, target);
     if (tls != null) {

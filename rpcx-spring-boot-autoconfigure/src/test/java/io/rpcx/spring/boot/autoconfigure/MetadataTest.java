@@ -57,6 +57,8 @@ class MetadataTest {
             "rpcx.server.grpc.health",
             "rpcx.server.grpc.reflection",
             "rpcx.server.send-stack-traces",
+            "rpcx.server.non-blocking-on-event-loop",
+            "rpcx.server.blocked-event-loop-threshold",
             "rpcx.server.http.enabled",
             "rpcx.server.http.port",
             "rpcx.server.http.open-api",

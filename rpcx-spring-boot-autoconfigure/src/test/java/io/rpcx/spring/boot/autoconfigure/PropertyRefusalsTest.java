@@ -47,6 +47,11 @@ class PropertyRefusalsTest {
                 properties -> properties.getServer().setIdleTimeout(Duration.ZERO),
                 "PT0S", "idleTimeout", Duration.ZERO, "> 0"),
             new Case(
+                "rpcx.server.blocked-event-loop-threshold",
+                properties ->
+                    properties.getServer().setBlockedEventLoopThreshold(Duration.ofSeconds(-1)),
+                "PT-1S", "blockedEventLoopThreshold", Duration.ofSeconds(-1), ">= 0"),
+            new Case(
                 "rpcx.server.advertise-host",
                 properties -> properties.getServer().setAdvertiseHost("a b"),
                 "a b", "host", "a b", "a host name or an IP address"),
