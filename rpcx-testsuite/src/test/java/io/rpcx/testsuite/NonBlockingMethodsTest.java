@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
 import io.rpcx.annotation.Blocking;
+import io.rpcx.annotation.InterruptOnCancel;
 import io.rpcx.annotation.NonBlocking;
 import io.rpcx.annotation.RPCXClient;
 import io.rpcx.annotation.RPCXServer;
@@ -182,7 +183,8 @@ class NonBlockingMethodsTest {
               "relay/relay on 127\\.0\\.0\\.1:\\d+ threw io\\.rpcx\\.core\\.BlockingOperationException:"
                   + " a blocking call to echo/echo was made on network thread rpcx-server-io-.* by"
                   + " relay/relay, which runs there because it never blocks \\(it is asynchronous"
-                  + " or @NonBlocking\\): waiting there would stall every call of that thread's"
+                  + " or @NonBlocking\\) or its server runs every call there"
+                  + " \\(directExecutor\\(\\)\\): waiting there would stall every call of that thread's"
                   + " connections\\. Make the call through a client method returning"
                   + " CompletableFuture, or annotate the calling method @Blocking so that it runs"
                   + " on a worker"),
@@ -274,6 +276,181 @@ class NonBlockingMethodsTest {
             + " CompletableFuture, CompletionStage or Flow.Publisher instead, or remove"
             + " @NonBlocking",
         stream.getMessage());
+  }
+
+  @Test
+  void anAsynchronousMethodWithAStreamArgumentTakesItsElementsOnTheWorkersUnlessMarked()
+      throws Exception {
+    try (Served served = new Served(new Collecting(), builder -> {})) {
+      Collector collector = served.client.create(Collector.class);
+      String unmarked = collector.threads(itemsOf("a", "b", "c")).get(10, TimeUnit.SECONDS);
+      assertTrue(unmarked.matches(WORKER + "(," + WORKER + ")*"), unmarked);
+      String marked =
+          collector.threadsOnTheNetwork(itemsOf("a", "b", "c")).get(10, TimeUnit.SECONDS);
+      assertTrue(marked.matches(NETWORK + "(," + NETWORK + ")*"), marked);
+    }
+  }
+
+  @Test
+  void aClassAnnotatedBlockingKeepsItsAsynchronousMethodsOnTheWorkers() throws Exception {
+    try (Served served = new Served(new BlockingHeld(), builder -> {})) {
+      assertTrue(
+          served.client.create(ThreadService.class).thread().get(10, TimeUnit.SECONDS)
+              .matches(WORKER));
+    }
+  }
+
+  @Test
+  void aMethodInterruptedWhenCancelledRunsOnTheWorkersAndCannotBeMarkedNonBlocking()
+      throws Exception {
+    try (Served served = new Served(new Interruptible(), builder -> {})) {
+      assertTrue(
+          served.client.create(ThreadService.class).thread().get(10, TimeUnit.SECONDS)
+              .matches(WORKER));
+    }
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> RpcxServer.builder().service(new InterruptibleMarked()).build());
+    assertEquals(
+        ThreadService.class.getName() + ".thread() is annotated @NonBlocking and"
+            + " @InterruptOnCancel: a method that is interrupted when cancelled waits for"
+            + " something, so it blocks; keep one",
+        refused.getMessage());
+  }
+
+  /** A publisher of {@code items}, as many at a time as requested. */
+  private static Flow.Publisher<String> itemsOf(String... items) {
+    return subscriber ->
+        subscriber.onSubscribe(
+            new Flow.Subscription() {
+              private int next;
+              private long demand;
+              private boolean emitting;
+              private boolean done;
+
+              @Override
+              public void request(long n) {
+                synchronized (this) {
+                  demand += n;
+                  if (emitting) {
+                    return; // the loop below takes the new demand
+                  }
+                  emitting = true;
+                }
+                while (true) {
+                  String item;
+                  synchronized (this) {
+                    if (done || (demand == 0 && next < items.length)) {
+                      emitting = false;
+                      return;
+                    }
+                    if (next == items.length) {
+                      done = true;
+                      item = null;
+                    } else {
+                      demand--;
+                      item = items[next++];
+                    }
+                  }
+                  if (item == null) {
+                    subscriber.onComplete();
+                    return;
+                  }
+                  subscriber.onNext(item);
+                }
+              }
+
+              @Override
+              public synchronized void cancel() {
+                done = true;
+              }
+            });
+  }
+
+  /** Collects the threads a stream argument's elements arrive on. */
+  @RPCXClient(name = "collector")
+  interface Collector {
+    CompletableFuture<String> threads(Flow.Publisher<String> items);
+
+    @NonBlocking
+    CompletableFuture<String> threadsOnTheNetwork(Flow.Publisher<String> items);
+  }
+
+  @RPCXServer(name = "collector")
+  static final class Collecting implements Collector {
+    @Override
+    public CompletableFuture<String> threads(Flow.Publisher<String> items) {
+      return collect(items);
+    }
+
+    @Override
+    public CompletableFuture<String> threadsOnTheNetwork(Flow.Publisher<String> items) {
+      return collect(items);
+    }
+
+    private static CompletableFuture<String> collect(Flow.Publisher<String> items) {
+      CompletableFuture<String> threads = new CompletableFuture<>();
+      items.subscribe(
+          new Flow.Subscriber<>() {
+            private final java.util.List<String> seen = new java.util.ArrayList<>();
+
+            @Override
+            public void onSubscribe(Flow.Subscription subscription) {
+              subscription.request(Long.MAX_VALUE);
+            }
+
+            @Override
+            public void onNext(String item) {
+              seen.add(Thread.currentThread().getName());
+            }
+
+            @Override
+            public void onError(Throwable error) {
+              threads.completeExceptionally(error);
+            }
+
+            @Override
+            public void onComplete() {
+              threads.complete(String.join(",", seen));
+            }
+          });
+      return threads;
+    }
+  }
+
+  /** The thread a method runs on. */
+  @RPCXClient(name = "thread")
+  interface ThreadService {
+    CompletableFuture<String> thread();
+  }
+
+  @RPCXServer(name = "thread")
+  @Blocking
+  static final class BlockingHeld implements ThreadService {
+    @Override
+    public CompletableFuture<String> thread() {
+      return CompletableFuture.completedFuture(Thread.currentThread().getName());
+    }
+  }
+
+  @RPCXServer(name = "thread")
+  static final class Interruptible implements ThreadService {
+    @InterruptOnCancel
+    @Override
+    public CompletableFuture<String> thread() {
+      return CompletableFuture.completedFuture(Thread.currentThread().getName());
+    }
+  }
+
+  @RPCXServer(name = "thread")
+  static final class InterruptibleMarked implements ThreadService {
+    @NonBlocking
+    @InterruptOnCancel
+    @Override
+    public CompletableFuture<String> thread() {
+      return CompletableFuture.completedFuture(Thread.currentThread().getName());
+    }
   }
 
   /** A server publishing one service, and a client of it; closing stops both. */

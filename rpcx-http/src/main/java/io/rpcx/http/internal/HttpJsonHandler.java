@@ -27,8 +27,8 @@ import java.util.function.Supplier;
  * ({@code POST /<service>/<method>}, JSON in and out), the OpenAPI document or the console, and
  * answers what fits none with a JSON error naming the problem. Built once when the server starts,
  * with every service's {@link ServiceJson}; immutable and thread-safe. {@link #handle} runs on a
- * network thread and does only routing and header checks there: the JSON is read on the call's
- * worker, after the server's interceptors have let the call through.
+ * network thread and does only routing and header checks there: the JSON is read where the call
+ * runs (a worker, for a method that may block), after the server's interceptors let it through.
  */
 public final class HttpJsonHandler implements HttpHandler {
   /** The header of a call's deadline: {@code 500ms}, {@code 10s}, {@code PT30S}. */
@@ -207,7 +207,7 @@ public final class HttpJsonHandler implements HttpHandler {
     }
   }
 
-  /** The request message of {@code route}'s method from the JSON {@code body}; on the worker. */
+  /** The request message of {@code route}'s method from the JSON {@code body}; where it runs. */
   private static byte[] read(Route route, byte[] body) {
     try {
       JsonNode arguments =

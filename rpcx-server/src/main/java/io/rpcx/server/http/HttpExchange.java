@@ -73,8 +73,8 @@ public interface HttpExchange {
    *     maxMetadataBytes}
    * @param timeout how long the caller waits, from now, or {@code null} for no deadline
    * @param arguments the method's request message ({@code docs/GRPC.md}, "Messages": field {@code
-   *     i + 1} holds argument {@code i}), asked for on the call's worker thread once the
-   *     interceptors let the call through; it may throw {@link io.rpcx.core.BadRequestException}
+   *     i + 1} holds argument {@code i}), asked for where the call runs (its worker, or the
+   *     network thread for a method that never blocks) once the interceptors let the call through; it may throw {@link io.rpcx.core.BadRequestException}
    *     naming what is wrong with the request, which the call then ends with
    */
   Flow.Publisher<byte[]> call(

@@ -225,7 +225,7 @@ public final class ClientMethod {
             + (served.isServingCall()
                 ? " by " + served.service() + "/" + served.method()
                     + ", which runs there because it never blocks (it is asynchronous or"
-                    + " @NonBlocking)"
+                    + " @NonBlocking) or its server runs every call there (directExecutor())"
                 : "")
             + ": waiting there would stall every call of that thread's connections. Make the call"
             + " through a client method returning CompletableFuture, or annotate the calling"

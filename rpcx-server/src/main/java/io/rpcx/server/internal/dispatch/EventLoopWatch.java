@@ -62,7 +62,8 @@ public final class EventLoopWatch implements AutoCloseable {
     all.add(slot);
     synchronized (lock) {
       if (checker == null && !closed) {
-        checker = new Thread(this::check, "rpcx-server-event-loop-watch");
+        // No inheritable thread-locals of the network thread that happens to register first.
+        checker = new Thread(null, this::check, "rpcx-server-event-loop-watch", 0, false);
         checker.setDaemon(true);
         checker.start();
       }
@@ -121,9 +122,10 @@ public final class EventLoopWatch implements AutoCloseable {
       TURNS.setRelease(this, (long) TURNS.getOpaque(this) + 1);
     }
 
-    /** The call that entered last has returned. */
+    /** The call that entered last has returned; the slot no longer holds it. */
     void exit() {
       TURNS.setRelease(this, (long) TURNS.getOpaque(this) + 1);
+      call = null;
     }
 
     void check(long now, boolean paused, long thresholdNanos) {
@@ -139,14 +141,18 @@ public final class EventLoopWatch implements AutoCloseable {
         return;
       }
       if (reported == null && now - seenSince >= thresholdNanos) {
-        report(now - seenSince, thresholdNanos);
-        reported = call;
-        reportedAt = seenSince;
+        ServerCall running = call;
+        // The call read after the turn: still the one that has run all along only if the turn
+        // has not moved meanwhile (else it ended at the threshold, and another may have begun).
+        if (running != null && (long) TURNS.getAcquire(this) == current) {
+          report(running, now - seenSince, thresholdNanos);
+          reported = running;
+          reportedAt = seenSince;
+        }
       }
     }
 
-    private void report(long heldNanos, long thresholdNanos) {
-      ServerCall running = call;
+    private void report(ServerCall running, long heldNanos, long thresholdNanos) {
       ServerMethod method = running.method;
       StackTraceElement[] stack = thread.getStackTrace();
       BlockedHere where = new BlockedHere(thread.getName());

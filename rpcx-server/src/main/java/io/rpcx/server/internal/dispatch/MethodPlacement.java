@@ -12,13 +12,16 @@ import java.util.List;
 /**
  * Whether a published method never blocks, and so runs on the network thread that read its
  * request: read once, when the server is built, from its signature and its {@link NonBlocking}
- * and {@link Blocking} annotations. A method returning {@code CompletableFuture} or {@code
- * CompletionStage} is non-blocking unless annotated {@code @Blocking}; any other method is
- * blocking unless annotated {@code @NonBlocking}. The nearest annotation wins: the
+ * and {@link Blocking} annotations. A method without streams returning {@code CompletableFuture}
+ * or {@code CompletionStage} is non-blocking unless annotated {@code @Blocking}; any other method
+ * (streams included) is blocking unless annotated {@code @NonBlocking}. The nearest annotation wins: the
  * implementation's method (or, for a subclass made by a proxy library, the method it overrides),
  * then the implementation's class, then the service interface's method, then the interface.
  */
 final class MethodPlacement {
+  /** Why a method annotated {@link NonBlocking} runs on a network thread. */
+  static final String ANNOTATED = "annotated @NonBlocking";
+
   private MethodPlacement() {}
 
   /**
@@ -32,7 +35,10 @@ final class MethodPlacement {
   static String nonBlockingReason(MethodDescriptor descriptor, Class<?> implementation) {
     Method method = descriptor.javaMethod();
     Declared declared = declared(method, implementation);
-    boolean async = descriptor.isAsync() && !descriptor.shape().serverStreams();
+    // Asynchronous by default only without streams: a stream argument's signals and a server
+    // stream's elements run where the call runs, and their code (a file written per chunk) is
+    // not watched there; @NonBlocking puts a stream method on the network thread on purpose.
+    boolean async = descriptor.isAsync() && !descriptor.shape().isStream();
     if (declared == Declared.NON_BLOCKING
         && descriptor.shape().clientStreams()
         && !descriptor.isAsync()) {
@@ -43,7 +49,7 @@ final class MethodPlacement {
               + " CompletionStage or Flow.Publisher instead, or remove @NonBlocking");
     }
     if (declared == Declared.NON_BLOCKING) {
-      return "annotated @NonBlocking";
+      return ANNOTATED;
     }
     if (declared == Declared.NONE && async) {
       return "asynchronous (it returns " + method.getReturnType().getSimpleName() + ")";

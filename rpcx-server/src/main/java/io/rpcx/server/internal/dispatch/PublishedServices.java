@@ -41,7 +41,9 @@ public final class PublishedServices {
       }
       Map<String, ServerMethod> methods = new HashMap<>();
       for (MethodModel method : model.methods()) {
-        methods.put(method.descriptor().method(), new ServerMethod(method, implementations.get(i), eventLoopAllowed));
+        methods.put(
+            method.descriptor().method(),
+            new ServerMethod(method, implementations.get(i), model.type(), eventLoopAllowed));
       }
       services.put(model.name(), Map.copyOf(methods));
     }

@@ -209,17 +209,22 @@ public final class RequestDispatcher {
     return method.runsOnEventLoop() ? null : executor;
   }
 
-  /** Runs {@code call} on this event loop, watched; a failure it did not handle is logged. */
+  /**
+   * Runs {@code call} on this event loop, watched. A failure it did not handle is logged and ends
+   * the call (its caller is answered, its place among the calls in flight given back), never
+   * thrown into the connection's pipeline, which would close the connection over one call.
+   */
   private void runHere(ServerCall call) {
-    EventLoopWatch.Slot slot = watch.slot();
-    if (slot != null) {
-      slot.enter(call);
-    }
+    EventLoopWatch.Slot slot = null;
     try {
+      slot = watch.slot();
+      if (slot != null) {
+        slot.enter(call);
+      }
       call.run();
-    } catch (RuntimeException e) {
-      // Never into the connection's pipeline, which would close it over one call.
+    } catch (RuntimeException | Error e) {
       logger.error("A call failed outside its own error handling", e);
+      call.complete(null, e);
     } finally {
       if (slot != null) {
         slot.exit();

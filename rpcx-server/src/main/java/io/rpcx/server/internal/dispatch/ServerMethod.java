@@ -43,13 +43,15 @@ public final class ServerMethod {
   private final String eventLoopReason;
 
   /**
-   * {@code model}'s method, implemented by {@code target}; its calls run on the network thread if
+   * {@code model}'s method, implemented by {@code target}, whose annotations are read from {@code
+   * describedBy} (its class, or the class behind a proxy); its calls run on the network thread if
    * it never blocks and {@code eventLoopAllowed}.
    *
-   * @throws IllegalArgumentException if its {@code @Blocking}/{@code @NonBlocking} annotations
-   *     are contradictory or impossible ({@link MethodPlacement})
+   * @throws IllegalArgumentException if its {@code @Blocking}/{@code @NonBlocking}/{@code
+   *     @InterruptOnCancel} annotations are contradictory or impossible ({@link MethodPlacement})
    */
-  ServerMethod(MethodModel model, Object target, boolean eventLoopAllowed) {
+  ServerMethod(
+      MethodModel model, Object target, Class<?> describedBy, boolean eventLoopAllowed) {
     this.model = model;
     this.target = target;
     MethodDescriptor descriptor = model.descriptor();
@@ -58,7 +60,7 @@ public final class ServerMethod {
     this.async = descriptor.isAsync() && !descriptor.shape().serverStreams();
     this.stream = descriptor.shape().isStream();
     this.repliesAtOnce = !async && !stream;
-    this.interruptsOnCancel = interruptsOnCancel(method, target.getClass());
+    this.interruptsOnCancel = interruptsOnCancel(method, describedBy);
     this.calls =
         switch (descriptor.shape()) {
           case UNARY -> ServerCall::new;
@@ -66,7 +68,18 @@ public final class ServerMethod {
           case SERVER_STREAM -> ServerStreamCall::new;
           case BIDI_STREAM -> BidiStreamCall::new;
         };
-    String nonBlocking = MethodPlacement.nonBlockingReason(descriptor, target.getClass());
+    String nonBlocking = MethodPlacement.nonBlockingReason(descriptor, describedBy);
+    if (nonBlocking != null && interruptsOnCancel) {
+      // A method that opts in to interrupts waits for something, and interrupting a network
+      // thread would reach whatever it runs next: it runs on a worker.
+      if (nonBlocking.equals(MethodPlacement.ANNOTATED)) {
+        throw new IllegalArgumentException(
+            ServiceModels.describe(method) + " is annotated @NonBlocking and @InterruptOnCancel:"
+                + " a method that is interrupted when cancelled waits for something, so it"
+                + " blocks; keep one");
+      }
+      nonBlocking = null;
+    }
     this.eventLoopReason = eventLoopAllowed ? nonBlocking : null;
     try {
       method.setAccessible(true);

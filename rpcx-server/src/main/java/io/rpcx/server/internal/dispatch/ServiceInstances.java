@@ -65,7 +65,7 @@ public final class ServiceInstances {
       implementations.add(new ServerReflection(List.copyOf(models)));
     }
     ServerInterceptor blocking = MethodPlacement.blockingInterceptor(config.interceptors());
-    if (blocking != null && config.nonBlockingOnEventLoop()) {
+    if (blocking != null && config.nonBlockingOnEventLoop() && !config.direct()) {
       logger.info(
           "Every call runs on the executor: interceptor {} is annotated @Blocking",
           blocking.getClass().getName());
