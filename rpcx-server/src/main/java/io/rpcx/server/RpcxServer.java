@@ -818,9 +818,13 @@ public final class RpcxServer implements AutoCloseable {
     }
 
     /**
-     * Runs implementations directly on the network threads. Fastest for implementations that
-     * never block and finish in microseconds; one blocking call stalls every connection of its
-     * thread. Cannot be combined with {@link #virtualThreads()}.
+     * Runs every implementation directly on the network threads, {@code @Blocking} or not. Fastest
+     * for implementations that never block and finish in microseconds; one blocking call stalls
+     * every connection of its thread, so a call holding its thread past {@link
+     * #blockedEventLoopThreshold} is logged, and a blocking RPCX call made there fails with {@code
+     * BlockingOperationException} (call through a client method returning {@code
+     * CompletableFuture}). To run only the methods that never block there, keep the default
+     * ({@link #nonBlockingOnEventLoop}). Cannot be combined with {@link #virtualThreads()}.
      */
     public Builder directExecutor() {
       this.direct = true;
