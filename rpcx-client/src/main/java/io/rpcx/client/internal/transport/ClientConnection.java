@@ -137,21 +137,7 @@ final class ClientConnection implements Connection, CallOwner {
   @Override
   public void connecting(ChannelFuture connectFuture) {
     bind(connectFuture.channel());
-    connectFuture.addListener(
-        future -> {
-          if (future.isSuccess()) {
-            return;
-          }
-          // Handled as a task of its own: a connect that fails at once (an unknown host, no
-          // in-process server of that name) runs this listener inside connect(), under the
-          // connector's lock and before the connector made this its current connection.
-          Throwable cause = future.cause();
-          try {
-            connectFuture.channel().eventLoop().execute(() -> onConnectFailed(cause));
-          } catch (RejectedExecutionException e) {
-            onConnectFailed(cause); // the client is closing
-          }
-        });
+    Connection.onConnectFailure(connectFuture, this::onConnectFailed);
   }
 
   @Override

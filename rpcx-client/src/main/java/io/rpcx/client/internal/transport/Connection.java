@@ -5,6 +5,8 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.rpcx.client.internal.call.PendingCall;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 
 /**
  * One connection of a {@link ServerConnector}, in whichever protocol the server speaks: RPCX's own
@@ -52,4 +54,25 @@ interface Connection {
 
   /** Closes it now; calls in flight fail as unavailable. */
   void close(String reason);
+
+  /**
+   * Runs {@code onFailed} with the cause if {@code connectFuture} fails, as a task of the channel's
+   * event loop: a connect that fails at once (an unknown host, no in-process server of that name)
+   * completes inside {@code connect()}, under the connector's lock and before the connector made
+   * the connection its current one. At once if the event loop is shut down (the client closes).
+   */
+  static void onConnectFailure(ChannelFuture connectFuture, Consumer<Throwable> onFailed) {
+    connectFuture.addListener(
+        future -> {
+          if (future.isSuccess()) {
+            return;
+          }
+          Throwable cause = future.cause();
+          try {
+            connectFuture.channel().eventLoop().execute(() -> onFailed.accept(cause));
+          } catch (RejectedExecutionException e) {
+            onFailed.accept(cause);
+          }
+        });
+  }
 }

@@ -125,20 +125,7 @@ final class GrpcConnection implements Connection {
   @Override
   public void connecting(ChannelFuture connectFuture) {
     bind(connectFuture.channel());
-    connectFuture.addListener(
-        future -> {
-          if (future.isSuccess()) {
-            return;
-          }
-          // A task of its own, as ClientConnection's: a connect that fails at once runs this
-          // inside connect(), under the connector's lock.
-          Throwable cause = future.cause();
-          try {
-            connectFuture.channel().eventLoop().execute(() -> onConnectFailed(cause));
-          } catch (RejectedExecutionException e) {
-            onConnectFailed(cause); // the client is closing
-          }
-        });
+    Connection.onConnectFailure(connectFuture, this::onConnectFailed);
   }
 
   @Override

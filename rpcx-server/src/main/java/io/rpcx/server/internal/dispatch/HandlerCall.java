@@ -12,6 +12,7 @@ import io.rpcx.core.internal.codec.Values;
 import io.rpcx.core.internal.codec.WriteLimitException;
 import io.rpcx.core.internal.model.MethodModel;
 import io.rpcx.core.internal.protocol.Failures;
+import io.rpcx.core.internal.protocol.SizeHints;
 import io.rpcx.core.internal.protocol.ThrownException;
 import java.io.IOException;
 import java.time.Duration;
@@ -256,10 +257,15 @@ public final class HandlerCall
     if (method.model().resultCodec() == null) {
       return new byte[0]; // a void method: no value
     }
+    SizeHints hints = method.sizeHints();
     try {
-      ByteArrayProtoWriter out = new ByteArrayProtoWriter(new byte[64], maxMessageSize);
+      // Sized as the method's last value was, as the other protocols' replies are.
+      ByteArrayProtoWriter out =
+          new ByteArrayProtoWriter(new byte[Math.max(64, hints.replyValue())], maxMessageSize);
       Values.write(out, method.model().resultCodec(), value);
-      return out.toByteArray();
+      byte[] message = out.toByteArray();
+      hints.replyValue(message.length);
+      return message;
     } catch (WriteLimitException e) {
       return null;
     } catch (IOException | RuntimeException e) {

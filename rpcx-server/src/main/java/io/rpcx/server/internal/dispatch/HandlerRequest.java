@@ -14,8 +14,8 @@ import java.util.function.Supplier;
 /**
  * A call made through {@code HttpExchange.call}, as the dispatcher reads it: its names, metadata
  * and timeout, and a request message laid out as gRPC's ({@link GrpcMessages}: field {@code i +
- * 1} holds argument {@code i}) that the caller makes only when the call runs, on its worker, once
- * the interceptors have let it through.
+ * 1} holds argument {@code i}) that the caller makes only when the call runs (on its worker, or on
+ * the network thread for a method that never blocks), once the interceptors have let it through.
  */
 final class HandlerRequest implements CallRequest {
   /** An HTTP call has no id of its own: it is the only call of its {@link HandlerCall}. */

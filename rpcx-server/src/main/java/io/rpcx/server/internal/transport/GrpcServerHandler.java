@@ -7,7 +7,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
@@ -1125,14 +1124,8 @@ final class GrpcServerHandler extends Http2ConnectionHandler
 
   @Override
   public void reset() {
-    ctx.executor()
-        .execute(
-            () -> {
-              if (ctx.channel() instanceof SocketChannel socket) {
-                socket.config().setSoLinger(0);
-              }
-              ctx.channel().close();
-            });
+    // Behind what is queued on the event loop, which is written first.
+    ctx.executor().execute(() -> ServedConnection.resetNow(ctx.channel()));
   }
 
   @Override

@@ -6,7 +6,6 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -357,14 +356,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter
 
   @Override
   public void reset() {
-    ctx.executor()
-        .execute(
-            () -> {
-              if (ctx.channel() instanceof SocketChannel socket) {
-                socket.config().setSoLinger(0);
-              }
-              ctx.channel().close();
-            });
+    // Behind what is queued on the event loop, which is written first.
+    ctx.executor().execute(() -> ServedConnection.resetNow(ctx.channel()));
   }
 
   @Override

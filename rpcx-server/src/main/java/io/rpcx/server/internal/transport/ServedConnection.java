@@ -1,6 +1,8 @@
 package io.rpcx.server.internal.transport;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.socket.SocketChannel;
 import io.rpcx.core.StatusCode;
 
 /**
@@ -24,4 +26,15 @@ interface ServedConnection {
    * UNAVAILABLE saying {@code reason} first. Returns the close's future.
    */
   ChannelFuture close(String reason);
+
+  /**
+   * Closes {@code channel} now as a crashed peer or a dropped network would: with a TCP reset
+   * (linger 0), no GOAWAY. On its event loop.
+   */
+  static void resetNow(Channel channel) {
+    if (channel instanceof SocketChannel socket) {
+      socket.config().setSoLinger(0);
+    }
+    channel.close();
+  }
 }

@@ -355,14 +355,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter
   @Override
   public void reset() {
     // Behind the replies queued before it on the event loop, which are sent first.
-    channel.eventLoop().execute(() -> {
-      closing = true;
-      if (channel instanceof io.netty.channel.socket.SocketChannel socket) {
-        // Linger 0: the close sends a TCP reset, as a crashed peer or a dropped network does.
-        socket.config().setSoLinger(0);
-      }
-      channel.close();
-    });
+    channel.eventLoop().execute(
+        () -> {
+          closing = true;
+          ServedConnection.resetNow(channel);
+        });
   }
 
   @Override
