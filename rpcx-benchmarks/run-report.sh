@@ -136,7 +136,7 @@ for phase in $phases; do
       # meters and its observations, then Micrometer Tracing on the OpenTelemetry SDK, sampled and
       # unsampled (docs/OBSERVABILITY.md).
       jmh observability-echo16-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
-        -p system=rpcx,rpcx-meters,rpcx-metrics,rpcx-tracing,rpcx-tracing-unsampled -f 3 -wi 3 -w 3s -i 5 -r 3s
+        -p system=rpcx,rpcx-meters,rpcx-metrics,rpcx-metrics-generic,rpcx-tracing,rpcx-tracing-unsampled -f 3 -wi 3 -w 3s -i 5 -r 3s
       ;;
     streams)
       # Issue 19's server streams: messages/s of 16 B and 1 KiB strings on 1 stream and on 32 at

@@ -7,6 +7,8 @@ import io.rpcx.core.StatusCode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -14,6 +16,9 @@ import java.util.concurrent.CompletionException;
  * conventions and the meters), the binders' tags, and the metadata keys trace headers travel under.
  */
 final class RpcTags {
+  /** {@link #serverUri}'s, by server. */
+  private static final ConcurrentMap<String, String> SERVER_URIS = new ConcurrentHashMap<>();
+
   private RpcTags() {}
 
   /**
@@ -96,6 +101,24 @@ final class RpcTags {
     List<Tag> list = new ArrayList<>();
     tags.forEach(list::add);
     return List.copyOf(list);
+  }
+
+  /**
+   * {@code rpcx://host:port}, made once per server: the remote address of a client observation is
+   * a URI (Micrometer Tracing reads a span's peer from it). Servers past {@link
+   * MethodValues#MAX_SERVERS} start the cache again, as discovery may bring new ones for as long as
+   * a client lives.
+   */
+  static String serverUri(String server) {
+    String uri = SERVER_URIS.get(server);
+    if (uri == null) {
+      if (SERVER_URIS.size() >= MethodValues.MAX_SERVERS) {
+        SERVER_URIS.clear();
+      }
+      uri = "rpcx://" + server;
+      SERVER_URIS.put(server, uri);
+    }
+    return uri;
   }
 
   /** RPCX metadata keys are lower-case; propagators may use any case ({@code X-B3-TraceId}). */

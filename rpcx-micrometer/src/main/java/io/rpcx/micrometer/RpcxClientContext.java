@@ -10,6 +10,8 @@ import io.rpcx.client.ClientCall;
  */
 public class RpcxClientContext extends RequestReplySenderContext<ClientCall, CallResult> {
   private final ClientCall call;
+  /** When {@link RpcxMeterObservationHandler} saw it start, by its registry's clock. */
+  private long startedNanos;
 
   /** The context of {@code call}, before it is sent. */
   public RpcxClientContext(ClientCall call) {
@@ -20,7 +22,7 @@ public class RpcxClientContext extends RequestReplySenderContext<ClientCall, Cal
     // A URI: Micrometer Tracing reads the span's remote host and port from it, and logs a warning
     // on every call when it cannot parse it ("host:port" alone does not parse).
     String server = call.server();
-    setRemoteServiceAddress(server == null ? null : "rpcx://" + server);
+    setRemoteServiceAddress(server == null ? null : RpcTags.serverUri(server));
   }
 
   /** The attempt observed. */
@@ -31,5 +33,13 @@ public class RpcxClientContext extends RequestReplySenderContext<ClientCall, Cal
   /** How the attempt ended, or {@code null} while it runs. */
   public CallResult result() {
     return getResponse();
+  }
+
+  void startedNanos(long nanos) {
+    startedNanos = nanos;
+  }
+
+  long startedNanos() {
+    return startedNanos;
   }
 }

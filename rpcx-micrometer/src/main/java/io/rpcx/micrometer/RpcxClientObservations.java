@@ -55,10 +55,15 @@ public final class RpcxClientObservations implements ClientInterceptor {
 
   @Override
   public void onStart(ClientCall call) {
-    RpcxClientContext context = new RpcxClientContext(call);
     Observation observation =
         Observation.createNotStarted(
-            convention, DefaultRpcxClientObservationConvention.INSTANCE, () -> context, registry);
+            convention,
+            DefaultRpcxClientObservationConvention.INSTANCE,
+            () -> new RpcxClientContext(call),
+            registry);
+    if (observation.isNoop()) { // no handler, or a predicate turned it off: nothing to start
+      return;
+    }
     if (registry.getCurrentObservation() == null) {
       Observation served = call.context().get(ServedObservation.KEY);
       if (served != null) {

@@ -16,6 +16,8 @@ public class RpcxServerContext extends RequestReplyReceiverContext<CallInfo, Obj
   private final boolean methodKnown;
   private final String remoteAddress;
   private StatusCode status = StatusCode.OK;
+  /** When {@link RpcxMeterObservationHandler} saw it start, by its registry's clock. */
+  private long startedNanos;
 
   /** The context of a call about to be served. */
   public RpcxServerContext(CallInfo call) {
@@ -65,5 +67,13 @@ public class RpcxServerContext extends RequestReplyReceiverContext<CallInfo, Obj
   /** Records how the call ended. */
   public void status(StatusCode status) {
     this.status = status;
+  }
+
+  void startedNanos(long nanos) {
+    startedNanos = nanos;
+  }
+
+  long startedNanos() {
+    return startedNanos;
   }
 }

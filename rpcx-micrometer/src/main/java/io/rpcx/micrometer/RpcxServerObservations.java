@@ -63,14 +63,17 @@ public final class RpcxServerObservations implements ServerInterceptor, RefusalL
   @Override
   @SuppressWarnings("try") // the scopes are open while the rest of the chain runs
   public CompletionStage<Object> intercept(CallInfo call, Next next) throws Exception {
-    RpcxServerContext context = new RpcxServerContext(call);
     Observation observation =
         Observation.createNotStarted(
-                convention,
-                DefaultRpcxServerObservationConvention.INSTANCE,
-                () -> context,
-                registry)
-            .start();
+            convention,
+            DefaultRpcxServerObservationConvention.INSTANCE,
+            () -> new RpcxServerContext(call),
+            registry);
+    if (observation.isNoop()) { // no handler, or a predicate turned it off: nothing to start
+      return next.proceed();
+    }
+    RpcxServerContext context = (RpcxServerContext) observation.getContext();
+    observation.start();
     CompletionStage<Object> stage;
     try (Observation.Scope scope = observation.openScope();
         RpcxContext.Scope served =

@@ -12,6 +12,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.rpcx.client.RpcxClient;
@@ -25,14 +27,41 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every call is timed on both sides under the OpenTelemetry RPC names and tags, refused calls
  * included, and the gauges show what the client and server are doing. A stream call's messages are
- * tags of its spans and, with {@link RpcxStreamMessagesHandler}, counters.
+ * tags of its spans and, with {@link RpcxStreamMessagesHandler}, counters. All of it holds whichever
+ * meter handler times the calls: Micrometer's {@link DefaultMeterObservationHandler}, or {@link
+ * RpcxMeterObservationHandler} before it, as the Spring Boot starter wires them.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@ParameterizedClass(name = "timed by {0}")
+@EnumSource(RpcxObservationsTest.Timing.class)
 class RpcxObservationsTest {
+  /** Which handler makes the timers. */
+  enum Timing {
+    MICROMETERS_HANDLER {
+      @Override
+      ObservationHandler<?> handler(MeterRegistry meters) {
+        return new DefaultMeterObservationHandler(meters);
+      }
+    },
+    RPCX_HANDLER_FIRST {
+      @Override
+      ObservationHandler<?> handler(MeterRegistry meters) {
+        return new ObservationHandler.FirstMatchingCompositeObservationHandler(
+            new RpcxMeterObservationHandler(meters), new DefaultMeterObservationHandler(meters));
+      }
+    };
+
+    abstract ObservationHandler<?> handler(MeterRegistry meters);
+  }
+
+  @Parameter private Timing timing;
   /** How long a wait for a condition parks between looks. */
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private final TestObservationRegistry observations = TestObservationRegistry.create();
@@ -44,7 +73,7 @@ class RpcxObservationsTest {
   void start() {
     observations
         .observationConfig()
-        .observationHandler(new DefaultMeterObservationHandler(meters))
+        .observationHandler(timing.handler(meters))
         .observationHandler(new RpcxStreamMessagesHandler(meters));
     RpcxServer.Builder builder =
         RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(new Greeter.Impl());
@@ -152,6 +181,25 @@ class RpcxObservationsTest {
   }
 
   @Test
+  void keyValuesAnObservationFilterAddsAreTagsOfTheTimers() {
+    observations.observationConfig().observationFilter(c -> c.addLowCardinalityKeyValue(
+        io.micrometer.common.KeyValue.of("region", "eu")));
+    client.create(Greeter.class).hello("ann");
+    client.create(Greeter.class).hello("bob");
+    assertEquals(
+        2, meters.get("rpc.client.call.duration").tag("region", "eu").timer().count());
+    awaitTimerCount("rpc.server.call.duration", "region", "eu", 2);
+  }
+
+  @Test
+  void observationsOtherThanRpcxsAreTimedByTheHandlersAfterIt() {
+    Observation.createNotStarted("inventory.check", observations).observe(() -> {});
+    assertEquals(1, meters.get("inventory.check").tag("error", "none").timer().count());
+    assertEquals(
+        0, meters.get("inventory.check.active").longTaskTimer().activeTasks(), "none left open");
+  }
+
+  @Test
   void aCustomConventionRenamesAndRetags() {
     client.close();
     client =
@@ -241,6 +289,21 @@ class RpcxObservationsTest {
 
   private Counter counter(String name, String method, String status) {
     return meters.get(name).tag("rpc.method", method).tag("rpc.status_code", status).counter();
+  }
+
+  /** The server times a call when it ends, which the client may see first: wait for it. */
+  private void awaitTimerCount(String name, String tag, String value, long expected) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      Timer timer = meters.find(name).tag(tag, value).timer();
+      if (timer != null && timer.count() == expected) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(name + " " + tag + "=" + value + ": " + meters.getMeters());
+      }
+      LockSupport.parkNanos(POLL_NANOS);
+    }
   }
 
   /** The server counts a stream when it ends, which the client may see first: wait for it. */

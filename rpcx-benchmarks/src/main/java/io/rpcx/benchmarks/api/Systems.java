@@ -44,6 +44,7 @@ public final class Systems {
     register(RpcxSystem.onVirtualThreads());
     register(RpcxSystem.observed(Observability.METERS));
     register(RpcxSystem.observed(Observability.METRICS));
+    register(RpcxSystem.observed(Observability.METRICS_GENERIC));
     register(RpcxSystem.observed(Observability.TRACING));
     register(RpcxSystem.observed(Observability.TRACING_UNSAMPLED));
   }

@@ -1,13 +1,15 @@
 package io.rpcx.benchmarks.rpcx;
 
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
-import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.ObservationRegistry.ObservationConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
 import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
+import io.micrometer.tracing.handler.TracingAwareMeterObservationHandler;
 import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
 import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
 import io.micrometer.tracing.otel.bridge.OtelPropagator;
@@ -20,6 +22,8 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
+import io.rpcx.micrometer.RpcxMeterObservationHandler;
+import io.rpcx.micrometer.RpcxStreamMessagesHandler;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
@@ -29,14 +33,28 @@ import java.util.concurrent.atomic.LongAdder;
  * Prometheus meter registry fed by Micrometer Observation, and for tracing, Micrometer Tracing on
  * the OpenTelemetry SDK with W3C propagation and a batch span processor whose exporter counts the
  * spans and drops them (the cost measured is RPCX's instrumentation, not a collector's network).
+ * The observation handlers are grouped as Spring Boot 4 groups the beans the starter and Boot
+ * register: the meter handlers first-matching, {@link RpcxMeterObservationHandler} first (wrapped
+ * in {@link TracingAwareMeterObservationHandler} when tracing is on, as Boot wraps every meter
+ * handler then), the tracing handlers first-matching, and {@link RpcxStreamMessagesHandler} on its
+ * own.
  */
 public enum Observability {
   /** Nothing observed: RPCX as it runs without interceptors. */
   NONE(""),
   /** Client and server call timers straight into the meter registry (rpcx-micrometer's meters). */
   METERS("-meters"),
-  /** Client and server call timers through Micrometer Observation, gauges. */
+  /**
+   * Client and server call timers through Micrometer Observation, gauges: the Spring Boot starter's
+   * default wiring.
+   */
   METRICS("-metrics"),
+  /**
+   * As {@link #METRICS} with Micrometer's {@link DefaultMeterObservationHandler} alone timing the
+   * calls (the wiring before {@link RpcxMeterObservationHandler}, and that of an application which
+   * registers only Micrometer's handler).
+   */
+  METRICS_GENERIC("-metrics-generic"),
   /** Metrics, and a client and a server span per call, all sampled. */
   TRACING("-tracing"),
   /** Metrics, and tracing whose sampler drops every trace (the common production ratio's floor). */
@@ -61,12 +79,17 @@ public enum Observability {
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ObservationRegistry observations = ObservationRegistry.create();
     SdkTracerProvider tracerProvider = null;
+    ObservationConfig config = observations.observationConfig();
     if (this == METERS) {
       // No observation handler: the timers are recorded by RpcxClientMeters/RpcxServerMeters.
+    } else if (this == METRICS_GENERIC) {
+      config.observationHandler(new DefaultMeterObservationHandler(meters));
+      config.observationHandler(new RpcxStreamMessagesHandler(meters));
     } else if (this == METRICS) {
-      observations
-          .observationConfig()
-          .observationHandler(new DefaultMeterObservationHandler(meters));
+      config.observationHandler(
+          new FirstMatchingCompositeObservationHandler(
+              new RpcxMeterObservationHandler(meters), new DefaultMeterObservationHandler(meters)));
+      config.observationHandler(new RpcxStreamMessagesHandler(meters));
     } else {
       tracerProvider =
           SdkTracerProvider.builder()
@@ -84,14 +107,18 @@ public enum Observability {
       OtelPropagator propagator =
           new OtelPropagator(
               ContextPropagators.create(W3CTraceContextPropagator.getInstance()), otelTracer);
-      observations
-          .observationConfig()
-          .observationHandler(new DefaultMeterObservationHandler(meters))
-          .observationHandler(
-              new ObservationHandler.FirstMatchingCompositeObservationHandler(
-                  new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
-                  new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
-                  new DefaultTracingObservationHandler(tracer)));
+      config.observationHandler(
+          new FirstMatchingCompositeObservationHandler(
+              new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
+              new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
+              new DefaultTracingObservationHandler(tracer)));
+      config.observationHandler(
+          new FirstMatchingCompositeObservationHandler(
+              new TracingAwareMeterObservationHandler<>(
+                  new RpcxMeterObservationHandler(meters), tracer),
+              new TracingAwareMeterObservationHandler<>(
+                  new DefaultMeterObservationHandler(meters), tracer)));
+      config.observationHandler(new RpcxStreamMessagesHandler(meters));
     }
     return new Registries(meters, observations, tracerProvider);
   }

@@ -35,10 +35,11 @@ import java.util.Locale;
  * worker-pool server with an implementation annotated {@code @NonBlocking}, which runs on the event
  * loop as {@code rpcx-direct}'s does, but placed per method as a user's would be.
  *
- * <p>Four more measure what observing calls costs (see {@link Observability}), each RPCX with its
+ * <p>Five more measure what observing calls costs (see {@link Observability}), each RPCX with its
  * defaults and rpcx-micrometer on both sides: {@code rpcx-meters} (timers straight into the
- * registry), {@code rpcx-metrics} (through Micrometer Observation), {@code rpcx-tracing} and {@code
- * rpcx-tracing-unsampled}.
+ * registry), {@code rpcx-metrics} (through Micrometer Observation, as the Spring Boot starter wires
+ * it), {@code rpcx-metrics-generic} (the same with Micrometer's own meter handler), {@code
+ * rpcx-tracing} and {@code rpcx-tracing-unsampled}.
  */
 public final class RpcxSystem implements BenchmarkSystem {
   /** Where the server runs implementation code. */

@@ -35,6 +35,7 @@ class SystemsTest {
         "rpcx-nonblocking",
         "rpcx-meters",
         "rpcx-metrics",
+        "rpcx-metrics-generic",
         "rpcx-tracing",
         "rpcx-tracing-unsampled",
         "grpc",
@@ -127,7 +128,7 @@ class SystemsTest {
     assertEquals(
         "unknown system 'thrift'; registered: grpc, grpc-native, grpc-exported, grpc-on-rpcx, dubbo, feign, http-json,"
             + " netty, netty-flush-per-call, rpcx, rpcx-direct, rpcx-nonblocking, rpcx-virtual, rpcx-meters, rpcx-metrics,"
-            + " rpcx-tracing, rpcx-tracing-unsampled",
+            + " rpcx-metrics-generic, rpcx-tracing, rpcx-tracing-unsampled",
         e.getMessage());
   }
 }

@@ -1,10 +1,12 @@
 package io.rpcx.examples.server;
 
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rpcx.http.RpcxHttp;
+import io.rpcx.micrometer.RpcxMeterObservationHandler;
 import io.rpcx.micrometer.RpcxServerMetrics;
 import io.rpcx.micrometer.RpcxServerObservations;
 import io.rpcx.registry.zookeeper.ZooKeeperRegistry;
@@ -148,7 +150,10 @@ public final class ExampleServer implements AutoCloseable {
       ObservationRegistry observations = ObservationRegistry.create();
       observations
           .observationConfig()
-          .observationHandler(new DefaultMeterObservationHandler(meters));
+          .observationHandler(
+              new FirstMatchingCompositeObservationHandler(
+                  new RpcxMeterObservationHandler(meters),
+                  new DefaultMeterObservationHandler(meters)));
       RpcxServerObservations.instrument(builder, observations);
     }
     // The metrics port first: a port in use fails the start before anything else is running.

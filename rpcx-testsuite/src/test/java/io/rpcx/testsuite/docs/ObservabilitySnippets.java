@@ -2,6 +2,7 @@ package io.rpcx.testsuite.docs;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.rpcx.client.CallResult;
@@ -12,6 +13,7 @@ import io.rpcx.core.StatusCode;
 import io.rpcx.micrometer.RpcxClientMeters;
 import io.rpcx.micrometer.RpcxClientMetrics;
 import io.rpcx.micrometer.RpcxClientObservations;
+import io.rpcx.micrometer.RpcxMeterObservationHandler;
 import io.rpcx.micrometer.RpcxServerMeters;
 import io.rpcx.micrometer.RpcxServerMetrics;
 import io.rpcx.micrometer.RpcxServerObservations;
@@ -58,7 +60,10 @@ final class ObservabilitySnippets {
 
   static RpcxClient observations(MeterRegistry meters) {
     ObservationRegistry observations = ObservationRegistry.create();
-    observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+    observations.observationConfig().observationHandler(
+        new FirstMatchingCompositeObservationHandler(
+            new RpcxMeterObservationHandler(meters),        // RPCX's calls
+            new DefaultMeterObservationHandler(meters)));   // every other observation
 
     RpcxServer.Builder builder = RpcxServer.builder().port(9000).scan("com.acme.orders");
     RpcxServerObservations.instrument(builder, observations);       // interceptor + refusal listener

@@ -8,6 +8,7 @@ import io.rpcx.micrometer.RpcxClientMeters;
 import io.rpcx.micrometer.RpcxClientMetrics;
 import io.rpcx.micrometer.RpcxClientObservationConvention;
 import io.rpcx.micrometer.RpcxClientObservations;
+import io.rpcx.micrometer.RpcxMeterObservationHandler;
 import io.rpcx.micrometer.RpcxServerMeters;
 import io.rpcx.micrometer.RpcxServerMetrics;
 import io.rpcx.micrometer.RpcxServerObservationConvention;
@@ -22,11 +23,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 /**
  * Observes calls through the application's {@link ObservationRegistry} (timers, and spans with
  * Micrometer Tracing, named after the OpenTelemetry RPC conventions) and binds the client's and
- * server's gauges to its {@link MeterRegistry}, with rpcx-micrometer on the class path. A bean of
+ * server's gauges to its {@link MeterRegistry}, with rpcx-micrometer on the class path. The timers
+ * of RPCX's observations are made by {@link RpcxMeterObservationHandler} (each found once and kept)
+ * rather than by Micrometer's default handler, which stays in charge of every other observation. A bean of
  * {@link RpcxClientObservationConvention} or {@link RpcxServerObservationConvention} renames and
  * retags; {@code rpcx.observations.metrics-only=true} records the timers straight into the
  * MeterRegistry instead (a fraction of the cost, no tracing); {@code
@@ -37,6 +42,7 @@ import org.springframework.context.annotation.Configuration;
     after = {RpcxClientAutoConfiguration.class, RpcxServerAutoConfiguration.class},
     afterName = {
       "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+      "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
       "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"
     })
 @ConditionalOnClass({ObservationRegistry.class, RpcxClientObservations.class})
@@ -80,14 +86,24 @@ public class RpcxObservationAutoConfiguration {
   }
 
   /**
-   * The counters of stream messages beside the observations' timers: an ObservationHandler, which
-   * Spring Boot adds to the ObservationRegistry.
+   * The handlers that make the observations' meters, which Spring Boot adds to the
+   * ObservationRegistry: the timers, by a meter handler ordered before Boot's own, so that Boot's
+   * grouping (first matching) gives RPCX's observations to it and every other observation to Boot's
+   * (with tracing, Boot wraps both for exemplars); and the counters of stream messages beside them.
+   * This configuration runs after Boot's metrics auto-configuration, whose default handler is made
+   * only while no other meter handler is defined.
    */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(MeterRegistry.class)
   @ConditionalOnBean({ObservationRegistry.class, MeterRegistry.class})
   @ConditionalOnBooleanProperty(name = METRICS_ONLY, havingValue = false, matchIfMissing = true)
-  static class StreamMessages {
+  static class ObservationMeters {
+    @Bean
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    RpcxMeterObservationHandler rpcxMeterObservationHandler(MeterRegistry registry) {
+      return new RpcxMeterObservationHandler(registry);
+    }
+
     @Bean
     RpcxStreamMessagesHandler rpcxStreamMessagesHandler(MeterRegistry registry) {
       return new RpcxStreamMessagesHandler(registry);

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import io.rpcx.spring.boot.autoconfigure.greeter.Greeter;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +67,28 @@ class ObservabilityTest {
           "one client connected");
 
       assertStreamMessagesCounted(client, server);
+    }
+  }
+
+  @Test
+  void rpcxTimesItsCallsAndSpringBootsHandlerEveryOtherObservation() throws Exception {
+    try (ConfigurableApplicationContext server = Apps.server();
+        ConfigurableApplicationContext client = Apps.client(Apps.port(server))) {
+      client.getBean(Greeter.class).greet("Ada");
+      MeterRegistry clientMeters = client.getBean(MeterRegistry.class);
+      Timer timer = clientMeters.get("rpc.client.call.duration").tag("error", "none").timer();
+      assertEquals(1, timer.count(), "Micrometer's error tag, as its own handler gives it");
+      assertNull(
+          clientMeters.find("rpc.client.call.duration.active").longTaskTimer(),
+          () -> "timed by RpcxMeterObservationHandler, which makes no long-task timer: "
+              + clientMeters.getMeters());
+
+      ObservationRegistry observations = client.getBean(ObservationRegistry.class);
+      Observation.createNotStarted("inventory.check", observations).observe(() -> {});
+      assertEquals(1, clientMeters.get("inventory.check").timer().count());
+      assertNotNull(
+          clientMeters.find("inventory.check.active").longTaskTimer(),
+          "Spring Boot's own handler is still there for the application's observations");
     }
   }
 
