@@ -22,6 +22,7 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.time.Duration;
 import java.util.Map;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -196,6 +197,62 @@ class NonBlockingMethodsTest {
           "WARN relay/relay threw io\\.rpcx\\.core\\.BlockingOperationException: a blocking"
               + " call to echo/echo .* \\(for /127\\.0\\.0\\.1:\\d+\\) \\[io\\.rpcx\\.core\\"
               + ".BlockingOperationException: a blocking call to echo/echo .*\\]");
+    } finally {
+      echo.stop();
+    }
+  }
+
+  @Test
+  void waitingForAnRpcxFutureOnTheNetworkThreadFailsAtOnceNamingBothCalls() throws Exception {
+    Held held = new Held(); // answers nothing until the test opens its gate
+    try (Served heldServed = new Served(held, builder -> {});
+        LogCapture logs = LogCapture.warnings("io.rpcx");
+        Served served =
+            new Served(new Waiter(heldServed.client.create(HeldService.class)), builder -> {})) {
+      WaiterService waiter = served.client.create(WaiterService.class);
+      for (String method : List.of("joined", "stageJoined")) {
+        RemoteFailureException refused =
+            assertThrows(
+                RemoteFailureException.class,
+                () -> {
+                  if (method.equals("joined")) {
+                    waiter.joined();
+                  } else {
+                    waiter.stageJoined();
+                  }
+                });
+        assertEquals("io.rpcx.core.BlockingOperationException", refused.remoteClassName());
+        assertTrue(
+            refused.getMessage().matches(
+                "waiter/" + method + " on 127\\.0\\.0\\.1:\\d+ threw"
+                    + " io\\.rpcx\\.core\\.BlockingOperationException: waiting for the result of"
+                    + " held/hold on network thread rpcx-server-io-.* in waiter/" + method
+                    + " would stall every call of that thread's connections, the reply included:"
+                    + " return the future composed \\(thenApply, thenCompose\\) instead of"
+                    + " waiting for it, or annotate the calling method @Blocking so that it runs"
+                    + " on a worker"),
+            refused.getMessage());
+      }
+      logs.assertMatching(
+          Level.WARN,
+          "WARN waiter/joined threw io\\.rpcx\\.core\\.BlockingOperationException: waiting"
+              + " for the result of held/hold .*",
+          "WARN waiter/stageJoined threw io\\.rpcx\\.core\\.BlockingOperationException:"
+              + " waiting for the result of held/hold .*");
+      held.gate.complete("done");
+    }
+  }
+
+  @Test
+  void aDoneRpcxFutureGivesItsResultOnTheNetworkThread() throws Exception {
+    RpcxServer echo =
+        RpcxServer.builder().bindAddress("127.0.0.1").service(new EchoService.Impl()).build()
+            .start();
+    try (RpcxClient toEcho = RpcxClient.builder().target("127.0.0.1", echo.port()).build();
+        Served served = new Served(new Relay(toEcho.create(EchoService.class)), builder -> {})) {
+      assertEquals(
+          "hello!",
+          served.client.create(RelayService.class).relayComposed("hello").get(10, TimeUnit.SECONDS));
     } finally {
       echo.stop();
     }
@@ -514,12 +571,45 @@ class NonBlockingMethodsTest {
     }
   }
 
+  /** Waits on the network thread for calls to the held service. */
+  @RPCXClient(name = "waiter")
+  interface WaiterService {
+    /** Waits for the asynchronous call: refused on the network thread. */
+    String joined();
+
+    /** Waits for a stage made from the asynchronous call: refused too. */
+    String stageJoined();
+  }
+
+  @RPCXServer(name = "waiter")
+  @NonBlocking
+  static final class Waiter implements WaiterService {
+    private final HeldService held;
+
+    Waiter(HeldService held) {
+      this.held = held;
+    }
+
+    @Override
+    public String joined() {
+      return held.hold().join();
+    }
+
+    @Override
+    public String stageJoined() {
+      return held.hold().thenApply(String::toUpperCase).join();
+    }
+  }
+
   /** Passes its argument on to the echo service. */
   @RPCXClient(name = "relay")
   interface RelayService {
     String relay(String text);
 
     CompletableFuture<String> relayAsync(String text);
+
+    /** Reads the result of the asynchronous call once it is done: allowed anywhere. */
+    CompletableFuture<String> relayComposed(String text);
   }
 
   @RPCXServer(name = "relay")
@@ -539,6 +629,12 @@ class NonBlockingMethodsTest {
     @Override
     public CompletableFuture<String> relayAsync(String text) {
       return echo.echoAsync(text);
+    }
+
+    @Override
+    public CompletableFuture<String> relayComposed(String text) {
+      CompletableFuture<String> echoed = echo.echoAsync(text);
+      return echoed.thenApply(done -> echoed.join() + "!");
     }
   }
 

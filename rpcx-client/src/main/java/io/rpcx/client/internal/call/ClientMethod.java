@@ -234,7 +234,7 @@ public final class ClientMethod {
 
   private Object unaryAsync(Invocation invocation) {
     retries.called(System.nanoTime());
-    CallFuture future = new CallFuture();
+    CallFuture future = new CallFuture(model.displayName());
     send(new AsyncCall(this, invocation, 1, null, future, completions));
     return future;
   }
@@ -268,7 +268,7 @@ public final class ClientMethod {
    * argument is uploaded once the request is sent.
    */
   private Object clientStreamAsync(Invocation invocation) {
-    CallFuture future = new CallFuture();
+    CallFuture future = new CallFuture(model.displayName());
     sendWithUpload(new AsyncCall(this, invocation, 1, null, future, completions));
     return future;
   }

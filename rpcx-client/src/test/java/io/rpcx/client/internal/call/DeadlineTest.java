@@ -26,7 +26,7 @@ class DeadlineTest {
 
   @Test
   void aReplyBeforeTheDeadlineCompletesTheCallWithItsValue() throws Exception {
-    CallFuture future = new CallFuture();
+    CallFuture future = new CallFuture("deadline/test");
     AsyncCall call = asyncCall(System.nanoTime() + TimeUnit.SECONDS.toNanos(10), future);
     deliver(call, "on time");
     assertEquals("on time", future.get(1, TimeUnit.SECONDS));
@@ -35,7 +35,7 @@ class DeadlineTest {
 
   @Test
   void anAsynchronousCallWhoseReplyComesAfterItsDeadlineTimesOut() {
-    CallFuture future = new CallFuture();
+    CallFuture future = new CallFuture("deadline/test");
     AsyncCall call = asyncCall(System.nanoTime() - 1, future);
     deliver(call, "too late");
     ExecutionException e =
