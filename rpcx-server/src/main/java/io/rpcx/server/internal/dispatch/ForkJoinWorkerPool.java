@@ -6,7 +6,10 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link WorkerPool.Design#FORK_JOIN}: the calls go to a {@link ForkJoinPool} in FIFO mode.
+ * {@link WorkerPool.Design#FORK_JOIN}: the calls go to a {@link ForkJoinPool} in FIFO mode. The
+ * default until issue 32, kept selectable so that the comparison in docs/BENCHMARKS.md ("Hand-off
+ * designs") can be run again: on JDK 25 its idle threads scan the pool's whole queue array before
+ * they park, and it ran at a third of {@link LifoWorkerPool}'s rate.
  *
  * <p>It was chosen over a {@code ThreadPoolExecutor} because of how each wakes its threads,
  * measured on JDK 17 with {@code LatencyBenchmark.threads001} and {@code
@@ -27,7 +30,9 @@ final class ForkJoinWorkerPool extends WorkerPool {
     this.pool =
         new ForkJoinPool(
             maxThreads,
-            owner -> threads.configure(ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(owner)),
+            owner ->
+                threads.configure(
+                    ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(owner)),
             null,
             true, // FIFO: calls start in the order they arrived
             0,

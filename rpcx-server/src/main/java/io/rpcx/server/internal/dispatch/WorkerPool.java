@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * adds threads beyond {@code maxThreads} to make up for blocked ones.
  *
  * <p>How a call reaches a thread is the {@link Design}: this class keeps the limits, the count
- * and the logging, each design only the hand-off. Which one a server uses is chosen once, by
- * {@link Design#fromSystemProperty()}, so that one benchmark jar can compare them.
+ * and the logging, each design only the hand-off. A server reads its design once, when it is built
+ * ({@link Design#fromSystemProperty()}), so that one benchmark jar can compare them.
  */
 public abstract class WorkerPool extends AbstractExecutorService {
   private static final Logger logger = LoggerFactory.getLogger(WorkerPool.class);
@@ -27,25 +27,27 @@ public abstract class WorkerPool extends AbstractExecutorService {
 
   /**
    * How calls reach the pool's threads. Internal, for benchmarks: the system property {@value
-   * #PROPERTY} ({@code forkjoin}, {@code spinning} or {@code lifo}) picks one for every server
-   * the JVM builds; it is not a supported setting.
+   * #PROPERTY} ({@code lifo}, {@code spinning} or {@code forkjoin}) picks one for every server
+   * the JVM builds; it is not a supported setting. {@link #LIFO} is the default: as fast as the
+   * fork-join pool on JDK 17 and 2.5 times it on JDK 25, where the fork-join pool spends most of
+   * its CPU looking for work before it parks (docs/BENCHMARKS.md, "Hand-off designs").
    */
   public enum Design {
-    /** A FIFO {@link java.util.concurrent.ForkJoinPool} ({@link ForkJoinWorkerPool}). */
-    FORK_JOIN("forkjoin"),
     /**
-     * One shared queue; an idle thread spins a few microseconds before it parks, and parked
-     * threads are woken most recently idle first ({@link SpinningWorkerPool}).
+     * One shared queue; an idle thread parks at once, and parked threads are woken most recently
+     * idle first, one at a time ({@link LifoWorkerPool}).
      */
+    LIFO("lifo"),
+    /** As {@link #LIFO}, but an idle thread spins for up to 20 µs before it parks. */
     SPINNING("spinning"),
-    /** As {@link #SPINNING}, but an idle thread parks at once. */
-    LIFO("lifo");
+    /** A FIFO {@link java.util.concurrent.ForkJoinPool} ({@link ForkJoinWorkerPool}). */
+    FORK_JOIN("forkjoin");
 
     /** The system property naming the design of every server's pool. */
     public static final String PROPERTY = "rpcx.server.workerPool";
 
     /** The design servers use when the property is not set. */
-    public static final Design DEFAULT = FORK_JOIN;
+    public static final Design DEFAULT = LIFO;
 
     private final String propertyValue;
 
@@ -121,10 +123,10 @@ public abstract class WorkerPool extends AbstractExecutorService {
       case FORK_JOIN:
         return new ForkJoinWorkerPool(maxThreads, maxQueuedCalls, keepAlive, threads);
       case SPINNING:
-        return new SpinningWorkerPool(
-            maxThreads, maxQueuedCalls, keepAlive, threads, SpinningWorkerPool.SPIN);
+        return new LifoWorkerPool(
+            maxThreads, maxQueuedCalls, keepAlive, threads, LifoWorkerPool.SPIN);
       case LIFO:
-        return new SpinningWorkerPool(
+        return new LifoWorkerPool(
             maxThreads, maxQueuedCalls, keepAlive, threads, Duration.ZERO);
       default:
         throw new AssertionError(design);

@@ -279,7 +279,7 @@ class WorkerPoolTest {
     IllegalArgumentException refused =
         assertThrows(IllegalArgumentException.class, () -> WorkerPool.Design.parse("fifo"));
     assertEquals(
-        "rpcx.server.workerPool: fifo (expected: one of forkjoin, spinning, lifo)",
+        "rpcx.server.workerPool: fifo (expected: one of lifo, spinning, forkjoin)",
         refused.getMessage());
   }
 }

@@ -15,19 +15,25 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * {@link WorkerPool.Design#SPINNING} and {@link WorkerPool.Design#LIFO}: one shared queue of
- * calls; a thread that finds it empty spins for up to {@code spin} (at most half the cores' worth
- * of threads at once), then parks on a stack of idle threads; a submitted call wakes the most
- * recently idle thread only when no thread is already looking for work.
+ * {@link WorkerPool.Design#LIFO} (the default) and {@link WorkerPool.Design#SPINNING}: one shared
+ * queue of calls, and a stack of parked threads; a submitted call wakes the most recently idle
+ * thread, and only when no thread is already looking for work. With {@code spin} above zero
+ * ({@code SPINNING}) a thread that finds the queue empty first spins for up to {@code spin} (at
+ * most half the cores' worth of threads at once) before it parks.
  *
- * <p>Why: a fork-join pool's idle thread on JDK 25 scans every slot of its queue array (three
- * times {@code maxThreads}, rounded up) before it parks and wakes a thread on almost every
- * submission, which made {@code ForkJoinPool.deactivate} and futex wake-ups most of a server's CPU
- * (docs/benchmarks/HISTORY.md). Here a thread looking for work polls one queue, and a burst of
- * calls wakes threads one at a time: a woken thread counts as looking until it has taken a call,
- * and only then, if calls are still waiting, wakes the next ({@link #searching}), as Tokio's and
- * Go's schedulers hand on their search. Waking the most recently idle thread keeps a few warm
- * threads busy and lets the others reach their keep-alive and end.
+ * <p>Why it replaced the fork-join pool: on JDK 25 a {@code ForkJoinPool}'s idle thread scans
+ * every slot of its queue array (three times the slots of {@code maxThreads}, rounded up to a power
+ * of two: 1,536 for 200 threads) before it parks, and that made {@code ForkJoinPool.deactivate}
+ * and the context switches around it most of a server's CPU; the echo at 32 callers ran at a
+ * quarter to a third of JDK 17's rate. Here a thread looking for work polls one queue, and a burst
+ * of calls wakes threads one at a time: a woken thread counts as searching until it has taken a
+ * call, and only then, if calls are still waiting, wakes the next ({@link #searching}), as Tokio's
+ * and Go's schedulers hand on their search; a thread that finishes a call takes the next one
+ * without a wake-up. Waking the most recently idle thread keeps a few warm threads busy and lets
+ * the others reach their keep-alive and end. Measured on 2 cores against the fork-join pool and
+ * the spinning variant (docs/BENCHMARKS.md, "Hand-off designs"): as fast as the fork-join pool on
+ * JDK 17, 2.5 times it on JDK 25; spinning cost more CPU per call than it saved in wake-ups on a
+ * machine whose cores the event loops and callers need too.
  *
  * <p>No call is stranded: a submitter enqueues its call and then reads {@link #searching}; a
  * searching thread stops counting itself before it looks at the queue one last time, under the
@@ -35,8 +41,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * searching takes a thread off it. Either the searcher sees the call, or the submitter sees that
  * nobody searches and wakes or starts a thread.
  */
-final class SpinningWorkerPool extends WorkerPool {
-  /** How long an idle thread spins by default before it parks. */
+final class LifoWorkerPool extends WorkerPool {
+  /** How long an idle thread of {@link WorkerPool.Design#SPINNING} spins before it parks. */
   static final Duration SPIN = Duration.ofNanos(20_000);
 
   private static final int RUNNING = 0;
@@ -79,7 +85,7 @@ final class SpinningWorkerPool extends WorkerPool {
   /** Written under {@link #lock}. */
   private volatile int runState = RUNNING;
 
-  SpinningWorkerPool(
+  LifoWorkerPool(
       int maxThreads,
       int maxQueuedCalls,
       Duration keepAlive,
