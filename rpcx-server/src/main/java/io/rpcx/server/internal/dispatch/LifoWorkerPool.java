@@ -21,18 +21,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@code SPINNING}) a thread that finds the queue empty first spins for up to {@code spin} (at
  * most half the cores' worth of threads at once) before it parks.
  *
- * <p>Why it replaced the fork-join pool: on JDK 25 a {@code ForkJoinPool}'s idle thread scans
- * every slot of its queue array (three times the slots of {@code maxThreads}, rounded up to a power
- * of two: 1,536 for 200 threads) before it parks, and that made {@code ForkJoinPool.deactivate}
- * and the context switches around it most of a server's CPU; the echo at 32 callers ran at a
- * quarter to a third of JDK 17's rate. Here a thread looking for work polls one queue, and a burst
+ * <p>Why it replaced the fork-join pool: on JDK 25 a {@code ForkJoinPool}'s idle thread scans its
+ * queue array before it parks (three steps per slot, two slots per thread of {@code maxThreads}
+ * rounded up to a power of two: 1,536 steps for 200 threads), and that made {@code
+ * ForkJoinPool.deactivate} and the context switches around it most of a server's CPU; the echo at
+ * 32 callers ran at a third of JDK 17's rate. Here a thread looking for work polls one queue, and a burst
  * of calls wakes threads one at a time: a woken thread counts as searching until it has taken a
  * call, and only then, if calls are still waiting, wakes the next ({@link #searching}), as Tokio's
  * and Go's schedulers hand on their search; a thread that finishes a call takes the next one
  * without a wake-up. Waking the most recently idle thread keeps a few warm threads busy and lets
  * the others reach their keep-alive and end. Measured on 2 cores against the fork-join pool and
  * the spinning variant (docs/BENCHMARKS.md, "Hand-off designs"): as fast as the fork-join pool on
- * JDK 17, 2.5 times it on JDK 25; spinning cost more CPU per call than it saved in wake-ups on a
+ * JDK 17, three times it on JDK 25; spinning cost more CPU per call than it saved in wake-ups on a
  * machine whose cores the event loops and callers need too.
  *
  * <p>No call is stranded: a submitter enqueues its call and then reads {@link #searching}; a

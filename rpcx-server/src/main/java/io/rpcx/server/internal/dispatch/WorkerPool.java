@@ -29,7 +29,7 @@ public abstract class WorkerPool extends AbstractExecutorService {
    * How calls reach the pool's threads. Internal, for benchmarks: the system property {@value
    * #PROPERTY} ({@code lifo}, {@code spinning} or {@code forkjoin}) picks one for every server
    * the JVM builds; it is not a supported setting. {@link #LIFO} is the default: as fast as the
-   * fork-join pool on JDK 17 and 2.5 times it on JDK 25, where the fork-join pool spends most of
+   * fork-join pool on JDK 17 and three times it on JDK 25, where the fork-join pool spends most of
    * its CPU looking for work before it parks (docs/BENCHMARKS.md, "Hand-off designs").
    */
   public enum Design {
