@@ -7,9 +7,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@link WorkerPool.Design#FORK_JOIN}: the calls go to a {@link ForkJoinPool} in FIFO mode. The
- * default until issue 32, kept selectable so that the comparison in docs/BENCHMARKS.md ("Hand-off
- * designs") can be run again: on JDK 25 its idle threads scan the pool's whole queue array before
- * they park, and it ran at a third of {@link LifoWorkerPool}'s rate.
+ * default before Java 21 (docs/BENCHMARKS.md, "Hand-off designs"): on JDK 17 it is even with
+ * {@link LifoWorkerPool}; on JDK 25 its idle threads scan the pool's whole queue array before
+ * they park, and it ran at a third of {@code LifoWorkerPool}'s rate.
  *
  * <p>It was chosen over a {@code ThreadPoolExecutor} because of how each wakes its threads,
  * measured on JDK 17 with {@code LatencyBenchmark.threads001} and {@code

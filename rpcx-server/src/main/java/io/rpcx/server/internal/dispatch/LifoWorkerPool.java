@@ -15,25 +15,26 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * {@link WorkerPool.Design#LIFO} (the default) and {@link WorkerPool.Design#SPINNING}: one shared
- * queue of calls, and a stack of parked threads; a submitted call wakes the most recently idle
- * thread, and only when no thread is already looking for work. With {@code spin} above zero
- * ({@code SPINNING}) a thread that finds the queue empty first spins for up to {@code spin} (at
- * most half the cores' worth of threads at once) before it parks.
+ * {@link WorkerPool.Design#LIFO} (the default from Java 21) and {@link
+ * WorkerPool.Design#SPINNING}: one shared queue of calls, and a stack of parked threads; a
+ * submitted call wakes the most recently idle thread, and only when no thread is already looking
+ * for work. With {@code spin} above zero ({@code SPINNING}) a thread that finds the queue empty
+ * first spins for up to {@code spin} (at most half the cores' worth of threads at once) before it
+ * parks.
  *
- * <p>Why it replaced the fork-join pool: on JDK 25 a {@code ForkJoinPool}'s idle thread scans its
- * queue array before it parks (three steps per slot, two slots per thread of {@code maxThreads}
- * rounded up to a power of two: 1,536 steps for 200 threads), and that made {@code
- * ForkJoinPool.deactivate} and the context switches around it most of a server's CPU; the echo at
- * 32 callers ran at a third of JDK 17's rate. Here a thread looking for work polls one queue, and a burst
- * of calls wakes threads one at a time: a woken thread counts as searching until it has taken a
- * call, and only then, if calls are still waiting, wakes the next ({@link #searching}), as Tokio's
- * and Go's schedulers hand on their search; a thread that finishes a call takes the next one
- * without a wake-up. Waking the most recently idle thread keeps a few warm threads busy and lets
- * the others reach their keep-alive and end. Measured on 2 cores against the fork-join pool and
- * the spinning variant (docs/BENCHMARKS.md, "Hand-off designs"): as fast as the fork-join pool on
- * JDK 17, three times it on JDK 25; spinning cost more CPU per call than it saved in wake-ups on a
- * machine whose cores the event loops and callers need too.
+ * <p>Why: on JDK 25 a {@code ForkJoinPool}'s idle thread scans its queue array before it parks
+ * (three steps per slot, two slots per thread of {@code maxThreads} rounded up to a power of two:
+ * 1,536 steps for 200 threads), and that made {@code ForkJoinPool.deactivate} and the context
+ * switches around it most of a server's CPU; the echo at 32 callers ran at a third of JDK 17's
+ * rate. Here a thread looking for work polls one queue, and a burst of calls wakes threads one at
+ * a time: a woken thread counts as searching until it has taken a call, and only then, if calls
+ * are still waiting, wakes the next ({@link #searching}), as Tokio's and Go's schedulers hand on
+ * their search; a thread that finishes a call takes the next one without a wake-up. Waking the
+ * most recently idle thread keeps a few warm threads busy and lets the others reach their
+ * keep-alive and end. Measured on 2 cores against the fork-join pool and the spinning variant
+ * (docs/BENCHMARKS.md, "Hand-off designs"): three times the fork-join pool's rate on JDK 25, even
+ * with it on JDK 17; spinning cost more CPU per call than it saved in wake-ups on a machine whose
+ * cores the event loops and callers need too.
  *
  * <p>No call is stranded: a submitter enqueues its call and then reads {@link #searching}; a
  * searching thread stops counting itself before it looks at the queue one last time, under the
@@ -60,7 +61,6 @@ final class LifoWorkerPool extends WorkerPool {
     EXIT
   }
 
-  private final int maxThreads;
   private final long keepAliveNanos;
   private final long spinNanos;
   private final int maxSpinning = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
@@ -92,7 +92,6 @@ final class LifoWorkerPool extends WorkerPool {
       WorkerThreads threadSetup,
       Duration spin) {
     super(maxThreads, maxQueuedCalls);
-    this.maxThreads = maxThreads;
     this.keepAliveNanos = keepAlive.toNanos();
     this.spinNanos = spin.toNanos();
     this.threadSetup = threadSetup;

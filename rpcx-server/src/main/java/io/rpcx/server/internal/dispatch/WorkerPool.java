@@ -28,9 +28,8 @@ public abstract class WorkerPool extends AbstractExecutorService {
   /**
    * How calls reach the pool's threads. Internal, for benchmarks: the system property {@value
    * #PROPERTY} ({@code lifo}, {@code spinning} or {@code forkjoin}) picks one for every server
-   * the JVM builds; it is not a supported setting. {@link #LIFO} is the default: as fast as the
-   * fork-join pool on JDK 17 and three times it on JDK 25, where the fork-join pool spends most of
-   * its CPU looking for work before it parks (docs/BENCHMARKS.md, "Hand-off designs").
+   * the JVM builds; it is not a supported setting. The {@linkplain #DEFAULT default} depends on the
+   * Java version (docs/BENCHMARKS.md, "Hand-off designs").
    */
   public enum Design {
     /**
@@ -46,8 +45,16 @@ public abstract class WorkerPool extends AbstractExecutorService {
     /** The system property naming the design of every server's pool. */
     public static final String PROPERTY = "rpcx.server.workerPool";
 
-    /** The design servers use when the property is not set. */
-    public static final Design DEFAULT = LIFO;
+    /**
+     * The design servers use when the property is not set: {@link #LIFO} from Java 21, {@link
+     * #FORK_JOIN} before. On JDK 25 the fork-join pool spends most of its CPU looking for work
+     * before it parks, and {@code LIFO} ran three times its calls per second; on JDK 17 the two
+     * were even at 1 caller, {@code LIFO} 9% ahead at 128 callers and 9% behind at 32 (within the
+     * noise of a busy machine), so 17 keeps the pool it had. No JDK 21 was measured: {@code LIFO}
+     * is taken there because its cost does not hang on the JDK's {@code ForkJoinPool}, whose
+     * idle-thread scan changed after 17.
+     */
+    public static final Design DEFAULT = Runtime.version().feature() >= 21 ? LIFO : FORK_JOIN;
 
     private final String propertyValue;
 
@@ -82,7 +89,9 @@ public abstract class WorkerPool extends AbstractExecutorService {
     }
   }
 
-  private final int maxThreads;
+  /** The most threads the pool runs at once. */
+  final int maxThreads;
+
   private final int maxQueuedCalls;
 
   /** Calls accepted and not finished; at most {@code maxThreads + maxQueuedCalls}. */
