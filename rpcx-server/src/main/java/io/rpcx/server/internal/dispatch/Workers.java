@@ -10,6 +10,10 @@ import java.util.concurrent.TimeUnit;
  * Where a server runs implementation code: on the network threads ({@code null} executor), on the
  * user's executor, on a virtual thread per call ({@link VirtualThreadPool}), or on a {@link
  * WorkerPool}; the server owns the last two and shuts them down when it stops.
+ *
+ * <p>The pool's {@linkplain WorkerPool.Design design} is read from the internal system property
+ * {@value WorkerPool.Design#PROPERTY} each time a server is built (for benchmarks that compare
+ * the designs; not a supported setting).
  */
 public final class Workers {
   private final Executor executor;
@@ -37,7 +41,11 @@ public final class Workers {
       return new Workers(virtual, virtual);
     }
     WorkerPool pool =
-        WorkerPool.create(config.workerThreads(), config.maxQueuedCalls(), "rpcx-server-worker-");
+        WorkerPool.create(
+            WorkerPool.Design.fromSystemProperty(),
+            config.workerThreads(),
+            config.maxQueuedCalls(),
+            "rpcx-server-worker-");
     return new Workers(pool, pool);
   }
 
