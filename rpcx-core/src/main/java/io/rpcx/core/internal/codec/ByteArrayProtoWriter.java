@@ -129,9 +129,24 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
 
   @Override
   public void writeString(String value) {
-    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-    writeVarint32(utf8.length);
-    writeBytes(utf8, 0, utf8.length);
+    int chars = value.length();
+    if (chars > Utf8Strings.MAX_ENCODED_IN_PLACE) {
+      byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+      writeVarint32(utf8.length);
+      writeBytes(utf8, 0, utf8.length);
+      return;
+    }
+    // Encoded in place, after a length reserved for ASCII text (one byte per char); text that is
+    // not takes more bytes, whose length moves the bytes forward only if its varint is longer.
+    long mark = beginLengthDelimited(chars);
+    ensure(chars);
+    int ascii = Utf8Strings.encodeAscii(value, buffer, position);
+    position += ascii;
+    if (ascii < chars) {
+      ensure(Utf8Strings.encodedLength(value, ascii));
+      position = Utf8Strings.encode(value, ascii, buffer, position);
+    }
+    endLengthDelimited(mark);
   }
 
   @Override
