@@ -97,6 +97,16 @@ class ByteArrayProtoWriterTest {
     }
   }
 
+  @Test
+  void anArrayLongerThanTheLimitIsWrittenOnlyUpToTheLimit() {
+    ByteArrayProtoWriter out = new ByteArrayProtoWriter(new byte[1024], 10);
+    out.writeString("123456789"); // 1 + 9 bytes
+    assertEquals(10, out.position());
+    assertThrows(WriteLimitException.class, () -> out.writeByte(0));
+    assertThrows(
+        WriteLimitException.class, () -> new ByteArrayProtoWriter(new byte[1024], 4).writeString("\u4e2d\u4e2d"));
+  }
+
   /** {@code length} chars of {@code unit} repeated, with it first, in the middle and last in ASCII. */
   private static List<String> variants(int length, String unit) {
     List<String> variants = new ArrayList<>();
