@@ -15,7 +15,7 @@ import java.util.Arrays;
  * CodedInputStream#readStringRequireUtf8} does. From a byte array that method is normally the
  * JDK's vectorized {@code new String(bytes, UTF_8)} already; from direct memory protobuf-java
  * decodes char by char, so there the bytes are copied out and decoded by the JDK instead. Values
- * of up to 64 KiB are decoded from a heap copy ({@code NettyPayload.valueInput}); this serves the
+ * of up to 64 KiB are decoded from a heap copy ({@code NettyPayload.readValue}); this serves the
  * larger ones and the strings of the envelope (service, method, metadata, error message).
  *
  * <p>Encoding writes exactly the bytes of {@code String.getBytes(UTF_8)}, an unpaired surrogate as

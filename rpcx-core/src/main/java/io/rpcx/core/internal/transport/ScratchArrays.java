@@ -6,8 +6,9 @@ import io.netty.util.internal.PlatformDependent;
 
 /**
  * One heap array per platform thread, lent to one use at a time: the array a small frame's payload
- * is staged in ({@link Frames#stage}). Without it each is a new array per frame, 12% of the bytes a
- * call of 100 {@code OrderInfo}s allocates (docs/BENCHMARKS.md, "Bytes per call").
+ * is staged in ({@link Frames#stage}) and the heap copy a received value is decoded from ({@link
+ * NettyPayload#readValue}). Without it each of them is a new array per frame, about 40% of the
+ * bytes a call of 100 {@code OrderInfo}s allocates (docs/BENCHMARKS.md, "Bytes per call").
  *
  * <p>{@link #take} leaves the thread without an array until {@link #give} brings it back, so a use
  * nested in another on the same thread (an encoding whose getter makes a call of its own) gets an
