@@ -138,17 +138,17 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
       writeBytes(utf8, 0, utf8.length);
       return;
     }
-    // Encoded in place, after a length reserved for ASCII text (one byte per char); text that is
-    // not takes more bytes, whose length moves the bytes forward only if its varint is longer.
-    long mark = beginLengthDelimited(chars);
-    ensure(chars);
+    // Encoded in place after its length, which takes one byte: at most 3 bytes per char.
+    int start = position;
+    ensure(1 + chars);
+    position = start + 1;
     int ascii = Utf8Strings.encodeAscii(value, buffer, position);
     position += ascii;
     if (ascii < chars) {
       ensure(Utf8Strings.encodedLength(value, ascii));
       position = Utf8Strings.encode(value, ascii, buffer, position);
     }
-    endLengthDelimited(mark);
+    buffer[start] = (byte) (position - start - 1);
   }
 
   @Override

@@ -49,10 +49,9 @@ class ByteArrayProtoWriterTest {
 
   @Test
   void stringsOfEveryLengthAroundTheThresholdsAreWrittenAsGetBytesWritesThem() {
-    // 42/43 chars: 3 bytes each still fit a one-byte length or not; 63/64/65 two-byte chars end
-    // around 128 bytes, where the reserved length byte is too short and the bytes move; 256/257
-    // chars: encoded in place or by getBytes; 5,000: a length of two bytes reserved, three needed.
-    int[] lengths = {0, 1, 2, 7, 8, 42, 43, 63, 64, 65, 127, 128, 129, 255, 256, 257, 300, 5000};
+    // 16/17 chars: encoded in place or by getBytes; 42/43 chars: 3 bytes each fit a one-byte
+    // length or not; 63/64/65 two-byte chars end around 128 bytes, where the length needs two.
+    int[] lengths = {0, 1, 2, 7, 8, 15, 16, 17, 42, 43, 63, 64, 65, 127, 128, 129, 256, 5000};
     for (int length : lengths) {
       for (String unit : UNITS) {
         for (String text : variants(length, unit)) {
@@ -84,7 +83,7 @@ class ByteArrayProtoWriterTest {
   @Test
   void aStringThatFillsTheLimitExactlyIsWrittenAndOneByteMoreIsRefused() {
     for (String unit : UNITS) {
-      for (int chars : new int[] {1, 40, 100, 256, 400}) {
+      for (int chars : new int[] {1, 2, 15, 16, 17, 40, 100, 400}) {
         String value = unit.repeat(Math.max(1, chars / unit.length()));
         byte[] expected = prefixed(value.getBytes(StandardCharsets.UTF_8));
         ByteArrayProtoWriter exact = new ByteArrayProtoWriter(new byte[1], expected.length);
