@@ -148,7 +148,7 @@ public final class CodecShapes {
   /**
    * RPCX's codec as the transport runs it: written into a pooled direct buffer by {@link
    * ByteBufProtoWriter} and read back from it as a received value is ({@link
-   * NettyPayload#valueInput}).
+   * NettyPayload#readValue}).
    * The byte array arguments are not used; the shape keeps its own buffer.
    */
   public static Shape rpcxNetty(String shape) {
@@ -173,7 +173,8 @@ public final class CodecShapes {
       public Object decode(byte[] unused, int length) {
         NettyPayload payload = new NettyPayload(frame.retainedDuplicate());
         try {
-          return codec.read(payload.valueInput(0, length), DecodeContext.withDefaults());
+          return payload.readValue(
+              0, length, in -> codec.read(in, DecodeContext.withDefaults()));
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         } finally {

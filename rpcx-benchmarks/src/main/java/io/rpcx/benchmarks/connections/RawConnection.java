@@ -1,6 +1,5 @@
 package io.rpcx.benchmarks.connections;
 
-import com.google.protobuf.CodedInputStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -185,13 +184,13 @@ final class RawConnection extends ChannelInboundHandlerAdapter {
             new IllegalStateException(reply.errorCode() + ": " + reply.errorMessage()));
         return;
       }
-      CodedInputStream value = reply.valueInput(payload);
-      if (value == null) {
-        call.complete(null);
-        return;
-      }
-      value.readTag();
-      call.complete(value.readStringRequireUtf8());
+      call.complete(
+          reply.readValue(
+              payload,
+              value -> {
+                value.readTag();
+                return value.readStringRequireUtf8();
+              }));
     } catch (ProtocolException | IOException e) {
       failAll(e);
       channel.close();

@@ -1,6 +1,5 @@
 package io.rpcx.client.internal.call;
 
-import com.google.protobuf.CodedInputStream;
 import io.rpcx.client.ClientInterceptor;
 import io.rpcx.core.BlockingOperationException;
 import io.rpcx.core.CallTimeoutException;
@@ -334,10 +333,8 @@ public final class ClientMethod {
       if (codec == null) {
         return null;
       }
-      CodedInputStream in = envelope.valueInput(payload);
-      return result(
-          in == null ? null : Values.read(codec, in, new DecodeContext(maxNestingDepth, schemas)),
-          address);
+      DecodeContext context = new DecodeContext(maxNestingDepth, schemas);
+      return result(envelope.readValue(payload, in -> Values.read(codec, in, context)), address);
     } catch (IOException | RuntimeException e) {
       throw decodeFailure(e, address);
     } finally {

@@ -1,6 +1,5 @@
 package io.rpcx.core.internal.call;
 
-import com.google.protobuf.CodedInputStream;
 import io.rpcx.core.internal.codec.CodecException;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.PeerSchemas;
@@ -43,18 +42,18 @@ final class ArgumentDecoder {
             describe(method, i) + ": the client sent type '" + envelope.typeName(i)
                 + "' but the server expects '" + codecs[i].typeName() + "'");
       }
-      CodedInputStream in = envelope.valueInput(i);
       if (i == method.streamParameterIndex()) {
-        if (in != null) {
+        if (envelope.hasValue(i)) {
           throw new CodecException(
               describe(method, i) + " is a stream (" + codecs[i].typeName() + "): its elements"
                   + " come in STREAM_MESSAGE frames, and its argument in the request has no value");
         }
         continue; // the caller puts the stream there
       }
+      ValueCodec<Object> codec = codecs[i];
       Object value;
       try {
-        value = in == null ? null : Values.read(codecs[i], in, context);
+        value = envelope.readValue(i, in -> Values.read(codec, in, context));
       } catch (IOException e) {
         throw new CodecException("cannot decode " + describe(method, i) + ": " + e.getMessage(), e);
       } catch (RuntimeException e) {

@@ -256,12 +256,21 @@ public final class RequestEnvelope implements CallRequest {
         StandardCharsets.UTF_8);
   }
 
-  /** A stream over argument {@code index}'s value wrapper, or {@code null} when it is absent. */
-  public CodedInputStream valueInput(int index) {
+  /** Whether argument {@code index} has a value (an absent one is null or a stream's). */
+  public boolean hasValue(int index) {
+    return regions[4 * index + 3] > 0;
+  }
+
+  /**
+   * What {@code reader} reads from argument {@code index}'s value wrapper ({@link
+   * Payload#readValue}), or {@code null} when it is absent.
+   */
+  public <T, E extends Exception> T readValue(int index, Payload.ValueReader<T, E> reader)
+      throws E {
     int length = regions[4 * index + 3];
     if (length <= 0) {
       return null;
     }
-    return payload.valueInput(regions[4 * index + 2], length);
+    return payload.readValue(regions[4 * index + 2], length, reader);
   }
 }

@@ -14,6 +14,8 @@ import java.util.Arrays;
  */
 public final class ByteArrayProtoWriter extends ProtoWriter {
   private byte[] buffer;
+  /** Where the writer must stop or grow: the array's length, or {@code maxLength} if shorter. */
+  private int capacity;
   private int position;
   private final int maxLength;
 
@@ -29,15 +31,13 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
 
   /**
    * A writer into {@code buffer} that never writes more than {@code maxLength} bytes: a write
-   * that would throws {@link WriteLimitException}.
+   * that would throws {@link WriteLimitException}. The array may be longer (one reused for
+   * several payloads); its bytes past the limit are never written.
    */
   public ByteArrayProtoWriter(byte[] buffer, int maxLength) {
-    if (buffer.length > maxLength) {
-      throw new IllegalArgumentException(
-          "an array of " + buffer.length + " bytes for at most " + maxLength);
-    }
     this.buffer = buffer;
     this.maxLength = maxLength;
+    this.capacity = Math.min(buffer.length, maxLength);
   }
 
   /** The bytes written. */
@@ -51,12 +51,13 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
   }
 
   private void ensure(int more) {
-    if (position + more > buffer.length) {
+    if (position + more > capacity) {
       grow(more);
     }
   }
 
   private void grow(int more) {
+    // Past the capacity is past the array (then grown) or past maxLength (then refused).
     long needed = (long) position + more;
     // The JVM refuses arrays of nearly Integer.MAX_VALUE elements; stay below its limit.
     long limit = Math.min(maxLength, Integer.MAX_VALUE - 8);
@@ -64,6 +65,7 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
       throw new WriteLimitException(more, position, limit);
     }
     buffer = Arrays.copyOf(buffer, (int) Math.min(limit, Math.max(2L * buffer.length, needed)));
+    capacity = buffer.length;
   }
 
   @Override
@@ -89,7 +91,7 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
 
   @Override
   public void writeVarint32(int value) {
-    if (position + 5 > buffer.length) {
+    if (position + 5 > capacity) {
       ensure(varint32Size(value)); // exactly, so that a varint ending at the limit fits
     }
     while ((value & ~0x7F) != 0) {
@@ -101,7 +103,7 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
 
   @Override
   public void writeVarint64(long value) {
-    if (position + 10 > buffer.length) {
+    if (position + 10 > capacity) {
       ensure(varint64Size(value)); // exactly, so that a varint ending at the limit fits
     }
     while ((value & ~0x7FL) != 0) {
@@ -129,9 +131,24 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
 
   @Override
   public void writeString(String value) {
-    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-    writeVarint32(utf8.length);
-    writeBytes(utf8, 0, utf8.length);
+    int chars = value.length();
+    if (chars > Utf8Strings.MAX_ENCODED_IN_PLACE) {
+      byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+      writeVarint32(utf8.length);
+      writeBytes(utf8, 0, utf8.length);
+      return;
+    }
+    // Encoded in place after its length, which takes one byte: at most 3 bytes per char.
+    int start = position;
+    ensure(1 + chars);
+    position = start + 1;
+    int ascii = Utf8Strings.encodeAscii(value, buffer, position);
+    position += ascii;
+    if (ascii < chars) {
+      ensure(Utf8Strings.encodedLength(value, ascii));
+      position = Utf8Strings.encode(value, ascii, buffer, position);
+    }
+    buffer[start] = (byte) (position - start - 1);
   }
 
   @Override

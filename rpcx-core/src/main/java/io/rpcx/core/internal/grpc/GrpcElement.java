@@ -22,21 +22,26 @@ public record GrpcElement(Payload payload, int field) implements StreamReceiver.
   @Override
   public Object decode(ValueCodec<Object> codec, DecodeContext context) throws IOException {
     try {
-      CodedInputStream in = payload.valueInput(0, payload.length());
-      Object element = null;
-      while (true) {
-        int tag = in.readTag();
-        if (tag == 0) {
-          return element;
-        }
-        if (WireFormat.getTagFieldNumber(tag) == field) {
-          element = codec.readField(in, tag, context);
-        } else {
-          in.skipField(tag);
-        }
-      }
+      return payload.readValue(0, payload.length(), in -> read(in, codec, context));
     } finally {
       payload.release();
+    }
+  }
+
+  /** The last field {@code field} of the message, absent for null; other fields skipped. */
+  private Object read(CodedInputStream in, ValueCodec<Object> codec, DecodeContext context)
+      throws IOException {
+    Object element = null;
+    while (true) {
+      int tag = in.readTag();
+      if (tag == 0) {
+        return element;
+      }
+      if (WireFormat.getTagFieldNumber(tag) == field) {
+        element = codec.readField(in, tag, context);
+      } else {
+        in.skipField(tag);
+      }
     }
   }
 

@@ -84,7 +84,8 @@ public final class GrpcRequest implements CallRequest {
     if (held == null) {
       return GrpcMessages.readArguments(model, CodedInputStream.newInstance(NO_BYTES), context);
     }
-    return GrpcMessages.readArguments(model, held.valueInput(0, held.length()), context);
+    return held.readValue(
+        0, held.length(), in -> GrpcMessages.readArguments(model, in, context));
   }
 
   @Override

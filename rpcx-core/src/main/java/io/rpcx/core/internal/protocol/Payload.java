@@ -16,11 +16,21 @@ public interface Payload {
   CodedInputStream input(int offset, int length);
 
   /**
-   * A protobuf input over an argument or result value: {@link #input} by default; a payload in
-   * direct memory may copy a small value to the heap first, where protobuf-java decodes faster.
+   * What {@code reader} reads from a protobuf input over an argument or result value of {@code
+   * length} bytes from {@code offset}: {@link #input} by default. A payload in direct memory may
+   * copy a small value to a heap array first, where protobuf-java decodes faster, and reuse that
+   * array once {@code reader} returns: what it returns must never share the input's bytes (the
+   * codecs copy every {@code bytes} field and string out), and the input must not be used after.
    */
-  default CodedInputStream valueInput(int offset, int length) {
-    return input(offset, length);
+  default <T, E extends Exception> T readValue(int offset, int length, ValueReader<T, E> reader)
+      throws E {
+    return reader.read(input(offset, length));
+  }
+
+  /** Reads something from a protobuf input, such as a value with its codec. */
+  @FunctionalInterface
+  interface ValueReader<T, E extends Exception> {
+    T read(CodedInputStream in) throws E;
   }
 
   /** Whether the bytes from {@code offset} are exactly {@code expected}. */

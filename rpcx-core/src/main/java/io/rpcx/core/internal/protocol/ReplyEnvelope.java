@@ -176,11 +176,15 @@ public final class ReplyEnvelope {
     return stackTrace;
   }
 
-  /** A stream over the value wrapper, or {@code null} when the value is absent (null or void). */
-  public CodedInputStream valueInput(Payload payload) {
+  /**
+   * What {@code reader} reads from the value wrapper ({@link Payload#readValue}), or {@code null}
+   * when the value is absent (null or void).
+   */
+  public <T, E extends Exception> T readValue(Payload payload, Payload.ValueReader<T, E> reader)
+      throws E {
     if (valueLength <= 0) {
       return null;
     }
-    return payload.valueInput(valueOffset, valueLength);
+    return payload.readValue(valueOffset, valueLength, reader);
   }
 }

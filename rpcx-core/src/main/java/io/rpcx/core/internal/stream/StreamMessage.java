@@ -1,6 +1,5 @@
 package io.rpcx.core.internal.stream;
 
-import com.google.protobuf.CodedInputStream;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.ValueCodec;
 import io.rpcx.core.internal.codec.Values;
@@ -23,8 +22,7 @@ public record StreamMessage(ReplyEnvelope envelope, Payload payload)
   @Override
   public Object decode(ValueCodec<Object> codec, DecodeContext context) throws IOException {
     try {
-      CodedInputStream in = envelope.valueInput(payload);
-      return in == null ? null : Values.read(codec, in, context);
+      return envelope.readValue(payload, in -> Values.read(codec, in, context));
     } finally {
       payload.release();
     }

@@ -77,9 +77,13 @@ public final class Frames {
     int hint = Math.max(0, sizeHint);
     ByteArrayProtoWriter staged = stage(hint, maxFrameSize, payload);
     if (staged != null) {
-      ByteBuf frame = allocate(allocator, type, staged.position());
-      frame.writeBytes(staged.array(), 0, staged.position());
-      return frame;
+      try {
+        ByteBuf frame = allocate(allocator, type, staged.position());
+        frame.writeBytes(staged.array(), 0, staged.position());
+        return frame;
+      } finally {
+        recycle(staged);
+      }
     }
     // Expected or found larger than staging takes: straight into the frame (written again if the
     // staging attempt found it too large).
@@ -126,7 +130,10 @@ public final class Frames {
   /**
    * The payload {@code payload} writes, encoded on the heap as {@link #encode} stages it, or null
    * when it is expected to be over 64 KiB ({@code sizeHint}) or found larger than staging takes:
-   * then encode it with {@link #encode}, which writes it straight into a pooled buffer.
+   * then encode it with {@link #encodeDirect}, which writes it straight into a pooled buffer.
+   * The array it is staged in is the thread's reused one ({@link ScratchArrays}): copy the bytes
+   * out and give it back with {@link #recycle} before anything else is encoded on this thread
+   * (one never given back is only garbage, never shared).
    *
    * @throws FrameOverLimitException if it is over {@code maxFrameSize}
    */
@@ -142,16 +149,29 @@ public final class Frames {
     int hint = Math.max(0, sizeHint);
     // A little slack over the last size saves regrowing for a payload a bit larger.
     int capacity = (int) Math.min(stagingLimit, hint + (hint >>> 4) + 16L);
-    ByteArrayProtoWriter out = new ByteArrayProtoWriter(new byte[capacity], stagingLimit);
+    ByteArrayProtoWriter out =
+        new ByteArrayProtoWriter(ScratchArrays.take(capacity), stagingLimit);
     try {
       payload.writeTo(out);
       return out;
     } catch (WriteLimitException e) {
+      recycle(out);
       if (stagingLimit == maxPayload) {
         throw new FrameOverLimitException(maxFrameSize);
       }
       return null; // larger than staging takes
+    } catch (Throwable e) {
+      recycle(out);
+      throw e;
     }
+  }
+
+  /**
+   * Gives the array of a payload {@link #stage} returned back to this thread, once its bytes are
+   * copied out; neither the writer nor its array may be used afterwards.
+   */
+  public static void recycle(ByteArrayProtoWriter staged) {
+    ScratchArrays.give(staged.array());
   }
 
   /** Writes a frame of {@code type} with the staged {@code payload} to the end of {@code target}. */

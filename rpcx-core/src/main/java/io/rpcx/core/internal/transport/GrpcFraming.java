@@ -35,11 +35,15 @@ public final class GrpcFraming {
     int frameLimit = (int) Math.min(Integer.MAX_VALUE, maxMessageSize + 2L);
     ByteArrayProtoWriter staged = Frames.stage(sizeHint, frameLimit, payload);
     if (staged != null) {
-      ByteBuf message = allocator.directBuffer(PREFIX_SIZE + staged.position());
-      message.writeByte(0);
-      message.writeInt(staged.position());
-      message.writeBytes(staged.array(), 0, staged.position());
-      return message;
+      try {
+        ByteBuf message = allocator.directBuffer(PREFIX_SIZE + staged.position());
+        message.writeByte(0);
+        message.writeInt(staged.position());
+        message.writeBytes(staged.array(), 0, staged.position());
+        return message;
+      } finally {
+        Frames.recycle(staged);
+      }
     }
     int max = (int) Math.min(Integer.MAX_VALUE, (long) PREFIX_SIZE + maxMessageSize);
     ByteBuf message =

@@ -66,12 +66,25 @@ public final class NettyPayload implements Payload {
     return heapCopy(offset, length);
   }
 
+  /**
+   * Reads a value of up to 64 KiB from a heap copy, in the thread's reused array ({@link
+   * ScratchArrays}): given back once {@code reader} returns, so a copy per value costs no
+   * allocation. protobuf-java's array decoder copies every {@code bytes} field and string out
+   * of it, and no codec turns aliasing on, so nothing decoded shares the array.
+   */
   @Override
-  public CodedInputStream valueInput(int offset, int length) {
+  public <T, E extends Exception> T readValue(int offset, int length, ValueReader<T, E> reader)
+      throws E {
     if (length > HEAP_COPY_LIMIT) {
-      return input(offset, length);
+      return reader.read(input(offset, length));
     }
-    return heapCopy(offset, length);
+    byte[] copy = ScratchArrays.take(length);
+    try {
+      buffer.getBytes(start + offset, copy, 0, length);
+      return reader.read(CodedInputStream.newInstance(copy, 0, length));
+    } finally {
+      ScratchArrays.give(copy);
+    }
   }
 
   private CodedInputStream heapCopy(int offset, int length) {

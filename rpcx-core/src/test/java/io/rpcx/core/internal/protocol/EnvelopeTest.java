@@ -93,7 +93,7 @@ class EnvelopeTest {
     assertEquals(1, envelope.argumentCount());
     assertTrue(envelope.typeEquals(0, "string".getBytes(StandardCharsets.UTF_8)));
     assertFalse(envelope.typeEquals(0, "int32".getBytes(StandardCharsets.UTF_8)));
-    assertEquals("abc", Values.read(STRING, envelope.valueInput(0), DecodeContext.withDefaults()));
+    assertEquals("abc", envelope.readValue(0, in -> Values.read(STRING, in, DecodeContext.withDefaults())));
   }
 
   @Test
@@ -312,12 +312,17 @@ class EnvelopeTest {
     ByteBufferPayload payload = ByteBufferPayload.of(value.toByteArray());
     ReplyEnvelope envelope = ReplyEnvelope.parse(payload);
     assertFalse(envelope.isError());
-    assertEquals("v", Values.read(STRING, envelope.valueInput(payload), DecodeContext.withDefaults()));
+    assertEquals("v", envelope.readValue(payload, in -> Values.read(STRING, in, DecodeContext.withDefaults())));
 
     RPCXReply voidReply = RPCXReply.newBuilder().setRequestId(4).build();
     ReplyEnvelope empty = ReplyEnvelope.parse(ByteBufferPayload.of(voidReply.toByteArray()));
     assertFalse(empty.isError());
-    assertNull(empty.valueInput(ByteBufferPayload.of(voidReply.toByteArray())));
+    assertNull(
+        empty.readValue(
+            ByteBufferPayload.of(voidReply.toByteArray()),
+            in -> {
+              throw new AssertionError("an absent value is not read");
+            }));
 
     RPCXReply failure =
         RPCXReply.newBuilder()
@@ -358,7 +363,7 @@ class EnvelopeTest {
     ReplyEnvelope envelope = ReplyEnvelope.parse(direct);
     @SuppressWarnings("unchecked")
     ValueCodec<Object> bytes = (ValueCodec<Object>) StandardCodecs.registry().codecFor(byte[].class);
-    assertEquals(big.length, ((byte[]) Values.read(bytes, envelope.valueInput(direct), DecodeContext.withDefaults())).length);
+    assertEquals(big.length, envelope.readValue(direct, in -> (byte[]) Values.read(bytes, in, DecodeContext.withDefaults())).length);
   }
 
   /** The byte-by-byte example of docs/PROTOCOL.md, section 3. */

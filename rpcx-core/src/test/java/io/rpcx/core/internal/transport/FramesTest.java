@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A frame is the same bytes whether its payload was staged on the heap (expected small), outgrew
  * staging, or was written straight into the pooled buffer (expected large), and the frame limit is
- * the same to the byte either way.
+ * the same to the byte either way. The heap array a payload is staged in is the thread's, reused
+ * from frame to frame: never shared by two frames, never kept over its cap.
  */
 class FramesTest {
   private static final PooledByteBufAllocator ALLOCATOR = new PooledByteBufAllocator(true);
@@ -143,5 +145,104 @@ class FramesTest {
         Frames.encode(ALLOCATOR, FrameType.REQUEST, 16, Integer.MAX_VALUE, payload(1000));
     assertEquals(Frames.payloadSize(frame) + FrameType.HEADER_SIZE, frame.readableBytes());
     frame.release();
+  }
+
+  @Test
+  void framesEncodedOneAfterAnotherOnAThreadCarryTheirOwnBytes() throws Exception {
+    // The staging array is reused from one frame to the next: a shorter payload after a longer
+    // one, and a longer one after it, are each exactly their own bytes.
+    for (int bytes : new int[] {20_000, 10, 30_000, 0, 60_000, 5}) {
+      assertArrayEquals(frameBytes(Frames.HEAP_ENCODE_LIMIT + 1, bytes), frameBytes(bytes, bytes));
+      assertArrayEquals(frameBytes(Frames.HEAP_ENCODE_LIMIT + 1, bytes), frameBytes(0, bytes));
+    }
+  }
+
+  @Test
+  void aFrameEncodedWhileAnotherIsBeingEncodedOnTheSameThreadGetsItsOwnArray() throws Exception {
+    // A getter the codec calls may itself make a call, whose request is encoded on this thread
+    // in the middle of the outer encoding.
+    byte[] innerExpected = frameBytes(Frames.HEAP_ENCODE_LIMIT + 1, 3_000);
+    byte[] outerExpected = frameBytes(Frames.HEAP_ENCODE_LIMIT + 1, 5_000);
+    Frames.PayloadWriter outer = payload(5_000);
+    AtomicInteger nested = new AtomicInteger();
+    ByteBuf frame =
+        Frames.encode(
+            ALLOCATOR,
+            FrameType.REQUEST,
+            16,
+            1 << 24,
+            out -> {
+              out.writeByte(0x7f); // the outer payload has begun
+              ByteBuf inner =
+                  Frames.encode(ALLOCATOR, FrameType.REQUEST, 16, 1 << 24, payload(3_000));
+              try {
+                assertArrayEquals(innerExpected, ByteBufUtil.getBytes(inner));
+                nested.incrementAndGet();
+              } finally {
+                inner.release();
+              }
+              outer.writeTo(out);
+            });
+    try {
+      assertEquals(1, nested.get());
+      byte[] bytes = ByteBufUtil.getBytes(frame);
+      // The outer frame: its header, the byte written before the nested encoding, the payload.
+      assertEquals(0x7f, bytes[FrameType.HEADER_SIZE]);
+      assertArrayEquals(
+          java.util.Arrays.copyOfRange(outerExpected, FrameType.HEADER_SIZE, outerExpected.length),
+          java.util.Arrays.copyOfRange(bytes, FrameType.HEADER_SIZE + 1, bytes.length));
+    } finally {
+      frame.release();
+    }
+  }
+
+  @Test
+  void aPayloadThatOutgrowsTheReusedArrayIsEncodedWholeAndTheArrayKeptWithinTheCap()
+      throws Exception {
+    frameBytes(16, 100); // the thread keeps a small array
+    for (int bytes : new int[] {50_000, 200_000, 300_000, 100}) {
+      assertArrayEquals(frameBytes(Frames.HEAP_ENCODE_LIMIT + 1, bytes), frameBytes(16, bytes));
+      byte[] kept = ScratchArrays.take(1);
+      assertTrue(kept.length <= ScratchArrays.MAX_KEPT, bytes + " bytes kept " + kept.length);
+      ScratchArrays.give(kept);
+    }
+  }
+
+  @Test
+  void theFrameLimitHoldsWhenTheReusedArrayIsLongerThanIt() throws Exception {
+    ScratchArrays.give(new byte[ScratchArrays.MAX_KEPT]);
+    int limit = 2 + 600; // type and flags, then 600 bytes of payload
+    ByteBuf fits =
+        Frames.encode(ALLOCATOR, FrameType.REQUEST, 16, limit, out -> out.writeBytes(new byte[600], 0, 600));
+    assertEquals(600, Frames.payloadSize(fits));
+    fits.release();
+    ScratchArrays.give(new byte[ScratchArrays.MAX_KEPT]);
+    assertThrows(
+        FrameOverLimitException.class,
+        () -> Frames.encode(ALLOCATOR, FrameType.REQUEST, 16, limit, out -> out.writeBytes(new byte[601], 0, 601)));
+  }
+
+  @Test
+  void aPayloadThatFailsGivesTheStagingArrayBack() {
+    byte[] array = ScratchArrays.take(4096); // the thread's own, or a new one: it has none now
+    ScratchArrays.give(array);
+    IOException failure = new IOException("codec failed");
+    IOException thrown =
+        assertThrows(
+            IOException.class,
+            () ->
+                Frames.encode(
+                    ALLOCATOR,
+                    FrameType.REQUEST,
+                    16,
+                    1 << 24,
+                    out -> {
+                      out.writeByte(1);
+                      throw failure;
+                    }));
+    assertSame(failure, thrown);
+    byte[] next = ScratchArrays.take(16);
+    assertTrue(array == next, "the staging array was given back");
+    ScratchArrays.give(next);
   }
 }

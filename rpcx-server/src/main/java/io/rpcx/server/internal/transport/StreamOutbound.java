@@ -84,30 +84,43 @@ final class StreamOutbound implements StreamOutput {
       return true;
     }
     hints.reply(staged.position());
-    int size = Frames.frameSize(staged.position());
     Batch batch;
-    synchronized (this) {
-      batch = open;
-      if (batch != null && batch.buffer.maxWritableBytes() >= size) {
-        // Grown first, if at all: a growth that fails (direct memory is out) leaves no half frame.
-        batch.buffer.ensureWritable(size);
-        Frames.write(batch.buffer, FrameType.STREAM_MESSAGE, staged);
-        return true;
-      }
-      // Sized for a few such messages, it grows up to the batch capacity as more come: a stream
-      // that sends one small message at a time holds no 16 KiB buffer for it.
-      ByteBuf buffer =
-          sender
-              .alloc()
-              .directBuffer(
-                  (int) Math.max(size, Math.min(BATCH_CAPACITY, 8L * size)),
-                  Math.max(BATCH_CAPACITY, size));
-      Frames.write(buffer, FrameType.STREAM_MESSAGE, staged);
-      batch = new Batch(buffer, model);
-      open = batch;
+    try {
+      batch = addToBatch(staged, model);
+    } finally {
+      Frames.recycle(staged);
     }
-    sender.enqueue(batch); // in order: only this stream's thread of the moment queues its frames
+    if (batch != null) {
+      sender.enqueue(batch); // in order: only this stream's thread of the moment queues its frames
+    }
     return true;
+  }
+
+  /**
+   * Copies a staged message into the open batch, or into a new batch it returns to be queued (null
+   * when the open one took it).
+   */
+  private synchronized Batch addToBatch(ByteArrayProtoWriter staged, MethodModel model) {
+    int size = Frames.frameSize(staged.position());
+    Batch batch = open;
+    if (batch != null && batch.buffer.maxWritableBytes() >= size) {
+      // Grown first, if at all: a growth that fails (direct memory is out) leaves no half frame.
+      batch.buffer.ensureWritable(size);
+      Frames.write(batch.buffer, FrameType.STREAM_MESSAGE, staged);
+      return null;
+    }
+    // Sized for a few such messages, it grows up to the batch capacity as more come: a stream
+    // that sends one small message at a time holds no 16 KiB buffer for it.
+    ByteBuf buffer =
+        sender
+            .alloc()
+            .directBuffer(
+                (int) Math.max(size, Math.min(BATCH_CAPACITY, 8L * size)),
+                Math.max(BATCH_CAPACITY, size));
+    Frames.write(buffer, FrameType.STREAM_MESSAGE, staged);
+    batch = new Batch(buffer, model);
+    open = batch;
+    return batch;
   }
 
   @Override
