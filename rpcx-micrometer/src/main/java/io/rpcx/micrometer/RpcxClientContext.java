@@ -11,10 +11,10 @@ import io.rpcx.client.ClientCall;
 public class RpcxClientContext extends RequestReplySenderContext<ClientCall, CallResult> {
   private final ClientCall call;
   /**
-   * When {@link RpcxMeterObservationHandler} saw it start, by its registry's clock; read where the
-   * call ends, on a thread the call's own hand-off (a future, the connection's queue) orders after.
+   * When {@link RpcxMeterObservationHandler} saw it start, by its registry's clock; read
+   * where the call ends, on another thread.
    */
-  private long startedNanos;
+  private volatile long startedNanos;
 
   /** The context of {@code call}, before it is sent. */
   public RpcxClientContext(ClientCall call) {

@@ -2,6 +2,7 @@ package io.rpcx.micrometer;
 
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -97,14 +98,33 @@ public final class RpcxMeterObservationHandler
     timer.record(nanos, TimeUnit.NANOSECONDS);
   }
 
+  /**
+   * Counts an event of an observation (one that code running in a served call signalled on the
+   * current observation, say) as Micrometer's handler does: the counter {@code name.event} with
+   * the observation's low-cardinality key values.
+   */
+  @Override
+  public void onEvent(Observation.Event event, Observation.Context context) {
+    Counter.builder(context.getName() + "." + event.getName())
+        .tags(tags(context.getLowCardinalityKeyValues()))
+        .register(registry)
+        .increment();
+  }
+
+  /** Micrometer tags of the same keys and values. */
+  private static Tags tags(KeyValues values) {
+    Tags tags = Tags.empty();
+    for (KeyValue value : values) {
+      tags = tags.and(Tag.of(value.getKey(), value.getValue()));
+    }
+    return tags;
+  }
+
   /** What tells one timer from another: its name and tags. */
   private record TimerKey(String name, KeyValues values, String error) {
     Timer register(MeterRegistry registry) {
-      Tags tags = Tags.of("error", error);
-      for (KeyValue value : values) {
-        tags = tags.and(Tag.of(value.getKey(), value.getValue()));
-      }
-      return Timer.builder(name).tags(tags).register(registry);
+      // Micrometer's handler adds its error tag last: it wins over a key value of the same name.
+      return Timer.builder(name).tags(tags(values).and("error", error)).register(registry);
     }
   }
 }

@@ -17,10 +17,10 @@ public class RpcxServerContext extends RequestReplyReceiverContext<CallInfo, Obj
   private final String remoteAddress;
   private StatusCode status = StatusCode.OK;
   /**
-   * When {@link RpcxMeterObservationHandler} saw it start, by its registry's clock; read where the
-   * call ends, on a thread the call's own hand-off (a future, the connection's queue) orders after.
+   * When {@link RpcxMeterObservationHandler} saw it start, by its registry's clock; read
+   * where the call ends, on another thread.
    */
-  private long startedNanos;
+  private volatile long startedNanos;
 
   /** The context of a call about to be served. */
   public RpcxServerContext(CallInfo call) {

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.rpcx.client.RpcxClient;
 import io.rpcx.core.NotFoundException;
@@ -39,6 +40,14 @@ class RpcxMeterObservationHandlerTest {
     RpcxServer.Builder builder =
         RpcxServer.builder().bindAddress("127.0.0.1").port(0).service(new Greeter.Impl());
     RpcxServerObservations.instrument(builder, observations);
+    builder.intercept( // code in a served call signals an event on the call's observation
+        (call, next) -> {
+          Observation current = observations.getCurrentObservation();
+          if (current != null) {
+            current.event(Observation.Event.of("checked"));
+          }
+          return next.proceed();
+        });
     server = builder.build().start();
     client =
         RpcxClient.builder()
@@ -80,6 +89,15 @@ class RpcxMeterObservationHandlerTest {
     Map<String, Long> expected = awaitTimers(byMicrometer, 6); // 3 outcomes x 2 sides
     assertEquals(expected, awaitTimers(byRpcx, 6));
     assertEquals(
+        counters(byMicrometer, "rpc.server.call.duration.checked"),
+        counters(byRpcx, "rpc.server.call.duration.checked"),
+        "events are counted as Micrometer's handler counts them");
+    assertEquals(
+        3.0,
+        byRpcx.get("rpc.server.call.duration.checked").counters().stream()
+            .mapToDouble(c -> c.count()).sum(),
+        "the two hellos and the failure ran the interceptor");
+    assertEquals(
         2L,
         expected.get(
             "rpc.server.call.duration[error=none, error.type=none, rpc.method=greeter/hello,"
@@ -117,6 +135,13 @@ class RpcxMeterObservationHandlerTest {
     start(observations);
     assertEquals("hello ann", client.create(Greeter.class).hello("ann"));
     assertTrue(meters.getMeters().isEmpty(), () -> "nothing timed: " + meters.getMeters());
+  }
+
+  /** Each counter named {@code name}, by its tags, and its count. */
+  private static Map<String, Double> counters(MeterRegistry meters, String name) {
+    Map<String, Double> counters = new TreeMap<>();
+    meters.find(name).counters().forEach(c -> counters.put(c.getId().getTags().toString(), c.count()));
+    return counters;
   }
 
   /** Each timer, by its name and tags, and its count, once {@code expected} timers exist. */

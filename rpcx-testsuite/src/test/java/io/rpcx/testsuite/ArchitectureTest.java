@@ -145,6 +145,7 @@ class ArchitectureTest {
       io.rpcx.micrometer.RpcxClientObservationConvention
       io.rpcx.micrometer.RpcxClientObservations
       io.rpcx.micrometer.RpcxKeys
+      io.rpcx.micrometer.RpcxMeterObservationHandler
       io.rpcx.micrometer.RpcxServerContext
       io.rpcx.micrometer.RpcxServerMeters
       io.rpcx.micrometer.RpcxServerMetrics

@@ -30,7 +30,9 @@ class CallStage<T> extends CompletableFuture<T> {
   @Override
   public T get(long timeout, TimeUnit unit)
       throws InterruptedException, ExecutionException, TimeoutException {
-    refuseWaitingOnNetworkThread();
+    if (timeout > 0) { // get(0, unit) only looks
+      refuseWaitingOnNetworkThread();
+    }
     return super.get(timeout, unit);
   }
 

@@ -53,9 +53,7 @@ final class LifoWorkerPool extends WorkerPool {
 
   /** What a thread that found no call does next. */
   private enum Next {
-    /** Look again: a call arrived while it was going idle. */
-    WORK,
-    /** It was woken for a call and counts as searching. */
+    /** It was woken for a call, or found calls queued as it went idle: it counts as searching. */
     WOKEN,
     /** End: its keep-alive passed, or the pool is stopping. */
     EXIT
@@ -100,8 +98,23 @@ final class LifoWorkerPool extends WorkerPool {
   @Override
   void handOff(Counted call) {
     calls.offer(call);
+    if (runState >= STOP && calls.remove(call)) {
+      // shutdownNow() drained the queue after execute() saw the pool running: refuse, as a
+      // ThreadPoolExecutor rechecks, rather than leave the call where no thread will look.
+      throw new RejectedExecutionException("the pool is stopping");
+    }
     if (searching.get() == 0) {
-      Worker woken = wakeOrStart(call);
+      Worker woken;
+      try {
+        woken = wakeOrStart(call);
+      } catch (RuntimeException | Error e) {
+        // No thread could be started for it (out of native threads, say): refuse the call if no
+        // other thread took it meanwhile, rather than leave it queued behind an error.
+        if (calls.remove(call)) {
+          throw new RejectedExecutionException("cannot start a worker thread: " + e, e);
+        }
+        return;
+      }
       if (woken != null) {
         LockSupport.unpark(woken.thread);
       }
@@ -246,7 +259,7 @@ final class LifoWorkerPool extends WorkerPool {
         return Next.EXIT;
       }
       if (!calls.isEmpty()) {
-        return Next.WORK;
+        return searchAgainLocked();
       }
       me.parked = true;
       idle.addLast(me);
@@ -264,7 +277,7 @@ final class LifoWorkerPool extends WorkerPool {
           }
           idle.remove(me);
           me.parked = false;
-          return calls.isEmpty() ? Next.EXIT : Next.WORK;
+          return calls.isEmpty() ? Next.EXIT : searchAgainLocked();
         } finally {
           lock.unlock();
         }
@@ -272,6 +285,16 @@ final class LifoWorkerPool extends WorkerPool {
       Thread.interrupted(); // an interrupt does not end the wait: only a wake-up or the keep-alive
       LockSupport.parkNanos(this, left);
     }
+    return Next.WOKEN;
+  }
+
+  /**
+   * A thread about to go idle found calls queued: it looks again counted as searching, so that
+   * once it has taken one it wakes the next thread for the others (calls submitted while it
+   * searched woke nobody).
+   */
+  private Next searchAgainLocked() {
+    searching.incrementAndGet();
     return Next.WOKEN;
   }
 
