@@ -21,7 +21,7 @@ public final class Dnsmasq implements AutoCloseable {
 
   private final Path directory;
   private final int ttlSeconds;
-  private final int port;
+  private int port;
   private final List<String> srvRecords = new ArrayList<>();
   private Process process;
 
@@ -39,8 +39,20 @@ public final class Dnsmasq implements AutoCloseable {
     this.ttlSeconds = ttlSeconds;
     this.directory = Files.createTempDirectory("rpcx-dnsmasq");
     Files.writeString(directory.resolve("hosts"), "");
-    this.port = freeUdpPort();
-    start();
+    // dnsmasq listens on the port over UDP and TCP: a port free for UDP may be taken for TCP (by
+    // another test's connection), or taken by anyone between the probe and dnsmasq's bind. Then
+    // it exits at once saying so, and another port is tried.
+    for (int attempt = 1; ; attempt++) {
+      this.port = freeUdpPort();
+      try {
+        start();
+        return;
+      } catch (IOException e) {
+        if (attempt == 5 || !String.valueOf(e.getMessage()).contains("Address already in use")) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** The address to send queries to. */
