@@ -2,6 +2,7 @@ package io.rpcx.micrometer;
 
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.Tag;
+import io.micrometer.observation.Observation;
 import io.rpcx.core.RpcxException;
 import io.rpcx.core.StatusCode;
 import java.util.ArrayList;
@@ -119,6 +120,11 @@ final class RpcTags {
       SERVER_URIS.put(server, uri);
     }
     return uri;
+  }
+
+  /** Whether {@code context} is that of an RPCX call's observation, client's or server's. */
+  static boolean isRpcxCall(Observation.Context context) {
+    return context instanceof RpcxClientContext || context instanceof RpcxServerContext;
   }
 
   /** RPCX metadata keys are lower-case; propagators may use any case ({@code X-B3-TraceId}). */

@@ -1,11 +1,9 @@
 package io.rpcx.micrometer;
 
-import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tag;
-import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
@@ -49,21 +47,23 @@ public final class RpcxMeterObservationHandler
   private static final String NO_ERROR = "none";
 
   private final MeterRegistry registry;
+  private final Clock clock;
   private final ConcurrentMap<TimerKey, Timer> timers = new ConcurrentHashMap<>();
 
   /** A handler timing into {@code registry}. */
   public RpcxMeterObservationHandler(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.clock = registry.config().clock();
   }
 
   @Override
   public boolean supportsContext(Observation.Context context) {
-    return context instanceof RpcxClientContext || context instanceof RpcxServerContext;
+    return RpcTags.isRpcxCall(context);
   }
 
   @Override
   public void onStart(Observation.Context context) {
-    long now = registry.config().clock().monotonicTime();
+    long now = clock.monotonicTime();
     if (context instanceof RpcxClientContext client) {
       client.startedNanos(now);
     } else if (context instanceof RpcxServerContext server) {
@@ -81,7 +81,7 @@ public final class RpcxMeterObservationHandler
     } else {
       return; // a filter replaced the context: not one this handler started
     }
-    long nanos = registry.config().clock().monotonicTime() - started;
+    long nanos = clock.monotonicTime() - started;
     Throwable error = context.getError();
     TimerKey key =
         new TimerKey(
@@ -106,25 +106,18 @@ public final class RpcxMeterObservationHandler
   @Override
   public void onEvent(Observation.Event event, Observation.Context context) {
     Counter.builder(context.getName() + "." + event.getName())
-        .tags(tags(context.getLowCardinalityKeyValues()))
+        .tags(RpcxClientMeters.tags(context.getLowCardinalityKeyValues()))
         .register(registry)
         .increment();
-  }
-
-  /** Micrometer tags of the same keys and values. */
-  private static Tags tags(KeyValues values) {
-    Tags tags = Tags.empty();
-    for (KeyValue value : values) {
-      tags = tags.and(Tag.of(value.getKey(), value.getValue()));
-    }
-    return tags;
   }
 
   /** What tells one timer from another: its name and tags. */
   private record TimerKey(String name, KeyValues values, String error) {
     Timer register(MeterRegistry registry) {
       // Micrometer's handler adds its error tag last: it wins over a key value of the same name.
-      return Timer.builder(name).tags(tags(values).and("error", error)).register(registry);
+      return Timer.builder(name)
+          .tags(RpcxClientMeters.tags(values).and("error", error))
+          .register(registry);
     }
   }
 }

@@ -42,7 +42,7 @@ public final class RpcxStreamMessagesHandler implements ObservationHandler<Obser
 
   @Override
   public boolean supportsContext(Observation.Context context) {
-    return context instanceof RpcxClientContext || context instanceof RpcxServerContext;
+    return RpcTags.isRpcxCall(context);
   }
 
   @Override
