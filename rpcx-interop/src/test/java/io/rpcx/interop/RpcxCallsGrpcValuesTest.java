@@ -200,8 +200,9 @@ class RpcxCallsGrpcValuesTest {
       assertEquals("still fine", limited.echo("still fine"), "the connection goes on");
       // The client reset the stream as soon as the reply's length was over its limit: the server
       // had 1 MiB of window, and the rest of its reply (and its trailers) had nowhere to go.
+      // grpc-java says so only when a write of its reaches the reset stream, which depends on
+      // when its executor runs (a clean-clone CI run saw none): whatever it logs is that.
       List<String> logged = logs.messages();
-      assertFalse(logged.isEmpty());
       for (String line : logged) {
         assertEquals("WARNING Stream Error: Stream closed before write could take place", line);
       }

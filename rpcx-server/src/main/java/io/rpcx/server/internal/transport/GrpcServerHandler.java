@@ -904,6 +904,16 @@ final class GrpcServerHandler extends Http2ConnectionHandler
 
   /** {@code task} on the event loop with {@code streamId}'s stream, if it is still there. */
   private void onStream(int streamId, java.util.function.Consumer<GrpcServerStream> task) {
+    onStream(streamId, task, () -> {});
+  }
+
+  /**
+   * Runs {@code task} on the event loop with stream {@code streamId}'s call, or {@code dropped} if
+   * the stream is gone by then (reset, closed) or the write is aborted: what {@code task} would
+   * have written (a message's buffer) is released there.
+   */
+  private void onStream(
+      int streamId, java.util.function.Consumer<GrpcServerStream> task, Runnable dropped) {
     writes.enqueue(
         new QueuedWrite() {
           @Override
@@ -912,11 +922,15 @@ final class GrpcServerHandler extends Http2ConnectionHandler
             GrpcServerStream call = stream == null ? null : stream.getProperty(streamKey);
             if (call != null) {
               task.accept(call);
+            } else {
+              dropped.run();
             }
           }
 
           @Override
-          public void abort(Throwable cause) {}
+          public void abort(Throwable cause) {
+            dropped.run();
+          }
         });
   }
 
@@ -1016,7 +1030,8 @@ final class GrpcServerHandler extends Http2ConnectionHandler
                       open.sender().credit(1);
                     }
                   });
-            });
+            },
+            message::release); // the client reset the stream before the message's turn came
         return true;
       }
 
