@@ -9,6 +9,7 @@
 # ~40); run it on an otherwise idle machine.
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
 #   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order; also
+#     "last-mile", ~45 min, issue 32's cells in one run, "newest-jdk", ~10 min, its JDK 21+ cells,
 #     "observability", ~10 min, "baselines", ~40 min, "costs", ~25 min, "warmup", ~6 min,
 #     "virtual-threads", ~12 min, "streams", ~45 min, "grpc-endpoint", ~30 min, and "http-json",
 #     ~15 min, not in the default list)
@@ -52,10 +53,24 @@ echo "output: $out"
 # Each invocation into OUT adds its command and machine to the head of the summary.
 results_head "Benchmarks: $phases" "$command" >> "$out/runs.md"
 
-jmh() { # jmh <name> <jmh arguments...>
-  local name="$1"
+newest_java() { # the java of VT_JAVA, or of the newest JDK 21+ under /usr/lib/jvm
+  if [[ -n "${VT_JAVA:-}" ]]; then
+    echo "$VT_JAVA"
+    return
+  fi
+  local jdk
+  jdk="$(ls -d /usr/lib/jvm/temurin-2[1-9]* /usr/lib/jvm/*-2[1-9]-* 2>/dev/null | sort -V | tail -n 1 || true)"
+  [[ -n "$jdk" ]] || { echo "no JDK 21+ under /usr/lib/jvm; set VT_JAVA" >&2; exit 2; }
+  echo "$jdk/bin/java"
+}
+
+jmh() { # jmh <name> <jmh arguments...>; files named newest-jdk-* run on newest_java
+  local name="$1" java=java
   shift
-  java -jar "$jar" "$@" -rf json -rff "$out/jmh-$name.json" 2>&1 | tee "$out/jmh-$name.log" \
+  if [[ "$name" == newest-jdk-* ]]; then
+    java="$(newest_java)"
+  fi
+  "$java" -jar "$jar" "$@" -rf json -rff "$out/jmh-$name.json" 2>&1 | tee "$out/jmh-$name.log" \
     | grep -E '^(# Benchmark:|# Parameters|Iteration|[A-Z][A-Za-z]*Benchmark\.)' || true
 }
 
@@ -73,6 +88,38 @@ for phase in $phases; do
         -p system=rpcx,grpc -f 3 -wi 3 -w 3s -i 5 -r 3s
       jmh targets-bytes1m-1t 'ThroughputBenchmark.threads001' -p workload=bytes1m \
         -p system=rpcx,netty -f 3 -wi 3 -w 3s -i 5 -r 3s
+      ;;
+    last-mile)
+      # Issue 32's targets in one run, 3 forks per cell, against the strongest baselines: the
+      # default server (rpcx, worker pool), methods that never block on the event loop
+      # (rpcx-nonblocking) and the batching floor (netty) at 32 and 128 threads, with the JVM's CPU
+      # per call (ProcessCpuProfiler reads the kernel's counter once per iteration); one caller's
+      # latency; OrderInfo and 100 of them against grpc-java with POJOs and with its own messages,
+      # with bytes per call (-prof gc); 1 MiB values from one caller; what Observation costs with
+      # the starter's wiring (rpcx-metrics, rpcx-tracing-unsampled, against rpcx above).
+      jmh last-mile-echo16-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
+        -p system=netty,rpcx,rpcx-nonblocking,rpcx-direct,grpc,grpc-native,dubbo,feign \
+        -prof io.rpcx.benchmarks.jmh.ProcessCpuProfiler -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh last-mile-observability-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
+        -p system=rpcx-meters,rpcx-metrics,rpcx-tracing-unsampled -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh last-mile-echo16-128t 'ThroughputBenchmark.threads128' -p workload=echo16 \
+        -p system=netty,rpcx,rpcx-nonblocking -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh last-mile-latency-1t 'LatencyBenchmark.threads001' -p workload=echo16 \
+        -p system=netty,rpcx,rpcx-nonblocking,grpc -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh last-mile-orders-32t 'ThroughputBenchmark.threads032' -p workload=order,orders \
+        -p system=rpcx,grpc,grpc-native -prof gc -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh last-mile-large-1t 'ThroughputBenchmark.threads001' -p workload=string1m,bytes1m \
+        -p system=netty,rpcx -f 3 -wi 3 -w 3s -i 5 -r 3s
+      ;;
+    newest-jdk)
+      # Issue 32 item 7: the echo and OrderInfo cells of last-mile on the newest JDK 21+ under
+      # /usr/lib/jvm (or VT_JAVA), where the default server's pool is the LIFO one; a table of its
+      # own in the summary (these cells would otherwise replace JDK 17's).
+      jmh newest-jdk-echo16-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
+        -p system=netty,rpcx,rpcx-nonblocking,rpcx-virtual \
+        -prof io.rpcx.benchmarks.jmh.ProcessCpuProfiler -f 3 -wi 3 -w 3s -i 5 -r 3s
+      jmh newest-jdk-orders-32t 'ThroughputBenchmark.threads032' -p workload=order,orders \
+        -p system=rpcx,grpc-native -prof gc -f 3 -wi 3 -w 3s -i 5 -r 3s
       ;;
     baselines)
       # Issue 18's strongest baselines beside RPCX, 3 forks per cell: netty (the floor: callers'
@@ -118,12 +165,7 @@ for phase in $phases; do
       # (VirtualCallersBenchmark, JMH's virtual executor) against 32 platform threads
       # (ThroughputBenchmark.threads032), each against a server on its default worker pool (rpcx)
       # and on a virtual thread per call (rpcx-virtual). Every fork pre-touches a 4 GiB heap.
-      vt_java="${VT_JAVA:-}"
-      if [[ -z "$vt_java" ]]; then
-        vt_jdk="$(ls -d /usr/lib/jvm/temurin-2[1-9]* /usr/lib/jvm/*-2[1-9]-* 2>/dev/null | sort -V | tail -n 1 || true)"
-        [[ -n "$vt_jdk" ]] || { echo "virtual-threads: no JDK 21+ under /usr/lib/jvm; set VT_JAVA" >&2; exit 2; }
-        vt_java="$vt_jdk/bin/java"
-      fi
+      vt_java="$(newest_java)"
       vt_args="${VT_ARGS:--f 3 -wi 3 -w 3s -i 5 -r 3s}"
       # shellcheck disable=SC2086 # vt_args is a list of JMH options
       "$vt_java" -jar "$jar" '(VirtualCallersBenchmark.virtual1000|ThroughputBenchmark.threads032)$' \
@@ -222,7 +264,8 @@ for json in "$out"/jmh-*.json; do
 done
 files=("$out"/jmh-matrix-*.json.gz "$out"/jmh-codec*.json.gz "$out"/jmh-targets-*.json.gz
   "$out"/jmh-observability-*.json.gz "$out"/jmh-baselines-*.json.gz "$out"/jmh-costs-*.json.gz
-  "$out"/jmh-warmup-*.json.gz)
+  "$out"/jmh-last-mile-*.json.gz "$out"/jmh-warmup-*.json.gz)
+newest=("$out"/jmh-newest-jdk-*.json.gz)
 streams=("$out"/jmh-streams*.json.gz)
 grpc_endpoint=("$out"/jmh-grpc-endpoint*.json.gz)
 all=("$out"/jmh-*.json.gz)
@@ -231,6 +274,11 @@ all=("$out"/jmh-*.json.gz)
   if ((${#files[@]})); then
     echo "## Tables"
     java -cp "$jar" io.rpcx.benchmarks.report.JmhSummary "${files[@]}"
+    echo
+  fi
+  if ((${#newest[@]})); then
+    echo "## On the newest JDK ($("$(newest_java)" -version 2>&1 | head -n 1))"
+    java -cp "$jar" io.rpcx.benchmarks.report.JmhSummary "${newest[@]}"
     echo
   fi
   if ((${#streams[@]})); then
