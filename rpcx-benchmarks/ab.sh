@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Interleaved A/B(/C...) run of commits on the cells issue 13's first comparison disputed (1-thread
 # latency, 100 x OrderInfo at 32 threads) and the 16-byte echo at 32 threads as a control: ROUNDS
-# rounds, the arms in rotating order, FORKS forks per cell per round, RPCX only. Interleaving puts
+# rounds, the arms in rotating order, FORKS forks per cell per round, one RPCX system (SYSTEM). Interleaving puts
 # the machine's drift into every arm alike, which back-to-back runs do not.
 #
 #   bash rpcx-benchmarks/ab.sh 807c739 331d5d4 78b6e50
@@ -15,7 +15,8 @@
 #   change against the first arm, per fork) and summary.md (the command, the machine, the stats:
 #   what to keep). CELLS="lat orders echo" (default) picks cells (also stream1, stream32: a server
 #   stream of 10,000 16-byte strings, one stream at a time or 32 at once, in messages per second);
-#   ROUNDS=3, FORKS=2 (defaults).
+#   ROUNDS=3, FORKS=2 (defaults); SYSTEM=rpcx (default) the benchmark system of every cell, e.g.
+#   rpcx-metrics for what observing costs.
 set -uo pipefail
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 if (($# == 0)); then
@@ -27,7 +28,7 @@ elif [[ "$1" == "--help" || "$1" == "-h" ]]; then
 fi
 cd "$(dirname "$0")/.."
 source rpcx-benchmarks/results.sh
-command="$(command_line "OUT JARS CELLS ROUNDS FORKS" rpcx-benchmarks/ab.sh "$@")"
+command="$(command_line "OUT JARS CELLS ROUNDS FORKS SYSTEM" rpcx-benchmarks/ab.sh "$@")"
 arms=("$@")
 n=${#arms[@]}
 jars="${JARS:-/tmp/jars}"
@@ -53,7 +54,7 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
       esac
       param=workload
       [[ $cell == stream* ]] && param=payload # StreamBenchmark's parameter
-      java -jar "$jars/$arm.jar" "$bench" -p $param=$workload -p system=rpcx -f "${FORKS:-2}" \
+      java -jar "$jars/$arm.jar" "$bench" -p $param=$workload -p system="${SYSTEM:-rpcx}" -f "${FORKS:-2}" \
         -wi 3 -w 3s -i 5 -r 3s -rf json -rff "$out/$cell-$arm-r$round.json" \
         > "$out/$cell-$arm-r$round.log" 2>&1
     done

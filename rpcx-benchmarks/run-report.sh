@@ -9,7 +9,7 @@
 # ~40); run it on an otherwise idle machine.
 #   --no-build: use rpcx-benchmarks/target/benchmarks.jar as it is
 #   PHASES="targets matrix codec stress-quick stress-990" (default: all, in this order; also
-#     "last-mile", ~45 min, issue 32's cells in one run, "newest-jdk", ~10 min, its JDK 21+ cells,
+#     "last-mile", ~40 min, issue 32's cells in one run, "newest-jdk", ~10 min, its JDK 21+ cells,
 #     "observability", ~10 min, "baselines", ~40 min, "costs", ~25 min, "warmup", ~6 min,
 #     "virtual-threads", ~12 min, "streams", ~45 min, "grpc-endpoint", ~30 min, and "http-json",
 #     ~15 min, not in the default list)
@@ -95,13 +95,11 @@ for phase in $phases; do
       # (rpcx-nonblocking) and the batching floor (netty) at 32 and 128 threads, with the JVM's CPU
       # per call (ProcessCpuProfiler reads the kernel's counter once per iteration); one caller's
       # latency; OrderInfo and 100 of them against grpc-java with POJOs and with its own messages,
-      # with bytes per call (-prof gc); 1 MiB values from one caller; what Observation costs with
-      # the starter's wiring (rpcx-metrics, rpcx-tracing-unsampled, against rpcx above).
+      # with bytes per call (-prof gc); 1 MiB values from one caller. (What Observation costs is
+      # phase observability, which measures rpcx beside the observed systems in one invocation.)
       jmh last-mile-echo16-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
         -p system=netty,rpcx,rpcx-nonblocking,rpcx-direct,grpc,grpc-native,dubbo,feign \
         -prof io.rpcx.benchmarks.jmh.ProcessCpuProfiler -f 3 -wi 3 -w 3s -i 5 -r 3s
-      jmh last-mile-observability-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
-        -p system=rpcx-meters,rpcx-metrics,rpcx-tracing-unsampled -f 3 -wi 3 -w 3s -i 5 -r 3s
       jmh last-mile-echo16-128t 'ThroughputBenchmark.threads128' -p workload=echo16 \
         -p system=netty,rpcx,rpcx-nonblocking -f 3 -wi 3 -w 3s -i 5 -r 3s
       jmh last-mile-latency-1t 'LatencyBenchmark.threads001' -p workload=echo16 \
@@ -113,7 +111,8 @@ for phase in $phases; do
       ;;
     newest-jdk)
       # Issue 32 item 7: the echo and OrderInfo cells of last-mile on the newest JDK 21+ under
-      # /usr/lib/jvm (or VT_JAVA), where the default server's pool is the LIFO one; a table of its
+      # /usr/lib/jvm (or VT_JAVA): rpcx is the worker pool (workerPool(), the LIFO design from
+      # Java 21), rpcx-virtual a virtual thread per call (the default from Java 24); a table of its
       # own in the summary (these cells would otherwise replace JDK 17's).
       jmh newest-jdk-echo16-32t 'ThroughputBenchmark.threads032' -p workload=echo16 \
         -p system=netty,rpcx,rpcx-nonblocking,rpcx-virtual \

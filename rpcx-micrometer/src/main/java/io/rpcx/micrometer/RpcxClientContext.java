@@ -1,5 +1,7 @@
 package io.rpcx.micrometer;
 
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.transport.RequestReplySenderContext;
 import io.rpcx.client.CallResult;
 import io.rpcx.client.ClientCall;
@@ -15,6 +17,7 @@ public class RpcxClientContext extends RequestReplySenderContext<ClientCall, Cal
    * where the call ends, on another thread.
    */
   private volatile long startedNanos;
+  private final LowCardinalityKeyValues lowCardinality = new LowCardinalityKeyValues();
 
   /** The context of {@code call}, before it is sent. */
   public RpcxClientContext(ClientCall call) {
@@ -44,5 +47,36 @@ public class RpcxClientContext extends RequestReplySenderContext<ClientCall, Cal
 
   long startedNanos() {
     return startedNanos;
+  }
+
+  // Key values are kept as the convention made them (LowCardinalityKeyValues): the four methods
+  // that read or write Micrometer's map of them, and the bulk add that would fill it one by one.
+
+  @Override
+  public RpcxClientContext addLowCardinalityKeyValue(KeyValue keyValue) {
+    lowCardinality.add(keyValue);
+    return this;
+  }
+
+  @Override
+  public RpcxClientContext addLowCardinalityKeyValues(KeyValues keyValues) {
+    lowCardinality.add(keyValues);
+    return this;
+  }
+
+  @Override
+  public RpcxClientContext removeLowCardinalityKeyValue(String keyName) {
+    lowCardinality.remove(keyName);
+    return this;
+  }
+
+  @Override
+  public KeyValues getLowCardinalityKeyValues() {
+    return lowCardinality.get();
+  }
+
+  @Override
+  public KeyValue getLowCardinalityKeyValue(String key) {
+    return lowCardinality.get(key);
   }
 }

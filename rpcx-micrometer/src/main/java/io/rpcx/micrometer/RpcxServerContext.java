@@ -1,5 +1,7 @@
 package io.rpcx.micrometer;
 
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.transport.RequestReplyReceiverContext;
 import io.rpcx.core.StatusCode;
 import io.rpcx.server.CallInfo;
@@ -21,6 +23,7 @@ public class RpcxServerContext extends RequestReplyReceiverContext<CallInfo, Obj
    * where the call ends, on another thread.
    */
   private volatile long startedNanos;
+  private final LowCardinalityKeyValues lowCardinality = new LowCardinalityKeyValues();
 
   /** The context of a call about to be served. */
   public RpcxServerContext(CallInfo call) {
@@ -78,5 +81,36 @@ public class RpcxServerContext extends RequestReplyReceiverContext<CallInfo, Obj
 
   long startedNanos() {
     return startedNanos;
+  }
+
+  // Key values are kept as the convention made them (LowCardinalityKeyValues): the four methods
+  // that read or write Micrometer's map of them, and the bulk add that would fill it one by one.
+
+  @Override
+  public RpcxServerContext addLowCardinalityKeyValue(KeyValue keyValue) {
+    lowCardinality.add(keyValue);
+    return this;
+  }
+
+  @Override
+  public RpcxServerContext addLowCardinalityKeyValues(KeyValues keyValues) {
+    lowCardinality.add(keyValues);
+    return this;
+  }
+
+  @Override
+  public RpcxServerContext removeLowCardinalityKeyValue(String keyName) {
+    lowCardinality.remove(keyName);
+    return this;
+  }
+
+  @Override
+  public KeyValues getLowCardinalityKeyValues() {
+    return lowCardinality.get();
+  }
+
+  @Override
+  public KeyValue getLowCardinalityKeyValue(String key) {
+    return lowCardinality.get(key);
   }
 }

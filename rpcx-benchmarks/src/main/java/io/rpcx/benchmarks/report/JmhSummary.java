@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -75,6 +76,10 @@ public final class JmhSummary {
 
   /** By "Class.method|system|workload" or "Class.method|codec|shape". */
   private final Map<String, Cell> cells = new LinkedHashMap<>();
+  /** Every cell of every file, by "file|Class.method|system|workload": for ratios within one run. */
+  private final Map<String, Cell> cellsByFile = new LinkedHashMap<>();
+  /** The file each cell of {@link #cells} came from (the last one that had it). */
+  private final Map<String, String> fileOf = new LinkedHashMap<>();
   /** By "system|workload|threads"; from runs with the perfnorm and gc profilers. */
   private final Map<String, Cost> costs = new LinkedHashMap<>();
   /** By file name (without {@code jmh-} and the extension), from files named {@code jmh-warmup-*}. */
@@ -122,10 +127,32 @@ public final class JmhSummary {
         cost.cpuMicros = secondary.path("cpu.time.norm").path("score").asDouble(Double.NaN);
         cost.bytes = secondary.path("gc.alloc.rate.norm").path("score").asDouble(Double.NaN);
         costs.put(first + "|" + second + "|" + parts[parts.length - 1], cost);
-        continue; // profilers slow the calls: the throughput of these runs is not reported
+        if (base.startsWith("costs-") || !onlyCountersRead(secondary)) {
+          // Phase costs is 1 short fork per cell, and perf's profilers slow the calls: the
+          // throughput of these runs is not reported (it would replace a longer run's).
+          continue;
+        }
       }
-      cells.put(name + "|" + first + "|" + second, cell);
+      String key = name + "|" + first + "|" + second;
+      cells.put(key, cell);
+      cellsByFile.put(base + "|" + key, cell);
+      fileOf.put(key, base);
     }
+  }
+
+  /**
+   * Whether the run's profilers only read counters once per iteration ({@code ProcessCpuProfiler}'s
+   * {@code cpu.time.*}, {@code -prof gc}'s {@code gc.*}), which leave the calls per second as they
+   * are, unlike perf's sampling ({@code -prof perfnorm}).
+   */
+  private static boolean onlyCountersRead(JsonNode secondary) {
+    for (Iterator<String> names = secondary.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (!name.startsWith("cpu.time") && !name.startsWith("gc.")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void readWarmUp(String base, JsonNode results) {
@@ -383,8 +410,10 @@ public final class JmhSummary {
     addRatio(rows, "echo16, 1 thread, p50: rpcx ÷ netty", l1, "echo16", "rpcx", "netty", 1.0, false, true);
     addCpuRatio(rows, "echo16, 32 caller threads: CPU per call, rpcx ÷ netty", "rpcx", "netty", "echo16|threads032", 1.2);
     addRatio(rows, "echo16, 32 threads: rpcx-nonblocking ÷ netty", t32, "echo16", "rpcx-nonblocking", "netty", 0.95, true, false);
-    addRatio(rows, "echo16, 32 threads: rpcx-metrics ÷ rpcx (Observation, metrics)", t32, "echo16", "rpcx-metrics", "rpcx", 0.9, true, false);
-    addRatio(rows, "echo16, 32 threads: rpcx-tracing-unsampled ÷ rpcx", t32, "echo16", "rpcx-tracing-unsampled", "rpcx", 0.85, true, false);
+    // What observing costs: against rpcx measured in the same run as the observed system.
+    addSameRunRatio(rows, "echo16, 32 threads: rpcx-metrics ÷ rpcx (Observation, metrics)", t32, "echo16", "rpcx-metrics", 0.9);
+    addSameRunRatio(rows, "echo16, 32 threads: rpcx-tracing-unsampled ÷ rpcx", t32, "echo16", "rpcx-tracing-unsampled", 0.85);
+    addSameRunRatio(rows, "echo16, 32 threads: rpcx-meters ÷ rpcx (no target)", t32, "echo16", "rpcx-meters", Double.NaN);
     addRatio(rows, "orders, 32 threads: rpcx ÷ grpc-native", t32, "orders", "rpcx", "grpc-native", 2.5, true, false);
     addRatio(rows, "string1m, 1 thread: rpcx ÷ netty", t1, "string1m", "rpcx", "netty", 0.8, true, false);
     Cost orders = costs.get("rpcx|orders|threads032");
@@ -414,6 +443,39 @@ public final class JmhSummary {
         System.out.println("| " + String.join(" | ", row) + " |");
       }
     }
+  }
+
+  /**
+   * The ratio of {@code system} to rpcx in the file {@code system}'s cell came from (rpcx of
+   * another run if that file has none); the label says which.
+   */
+  private void addSameRunRatio(
+      List<String[]> rows, String label, String benchmark, String workload, String system, double wanted) {
+    String key = benchmark + "|" + system + "|" + workload;
+    Cell mine = cells.get(key);
+    if (mine == null) {
+      return;
+    }
+    String file = fileOf.get(key);
+    Cell rpcx = cellsByFile.get(file + "|" + benchmark + "|rpcx|" + workload);
+    String from = " (rpcx of the same run)";
+    if (rpcx == null) {
+      rpcx = cell(benchmark, "rpcx", workload);
+      from = " (rpcx of another run)";
+    }
+    if (rpcx == null) {
+      return;
+    }
+    double ratio = mine.score / rpcx.score;
+    rows.add(
+        new String[] {
+          label + from,
+          number(mine.score) + "/s",
+          number(rpcx.score) + "/s",
+          ratio(ratio),
+          Double.isNaN(wanted) ? "" : "≥ " + ratio(wanted),
+          Double.isNaN(wanted) ? "" : ratio >= wanted ? "yes" : "**no**"
+        });
   }
 
   private void addCpuRatio(
