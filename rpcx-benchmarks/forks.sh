@@ -11,9 +11,9 @@ if (($# == 0)) || [[ "$1" == "--help" || "$1" == "-h" ]]; then
 fi
 for log in "$@"; do
   basename "$log" .log
-  grep -E '^# Parameters|^# Fork|^Iteration' "$log" | awk '
+  { grep -E '^# Parameters|^# Fork|^Iteration' "$log" || true; } | awk '
     /^# Parameters/ {
-      split($0, a, "system = "); split(a[2], b, ","); sys = b[1]
+      split($0, a, "system = "); split(a[2], b, /[,)]/); sys = b[1]
       split($0, c, "workload = "); split(c[2], d, ")"); workload = d[1]
     }
     /^# Fork/ { if (n) print line; n = 0; line = sprintf("  %-24s %-8s fork %s:", sys, workload, $3) }

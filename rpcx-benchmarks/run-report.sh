@@ -58,10 +58,17 @@ newest_java() { # the java of VT_JAVA, or of the newest JDK 21+ under /usr/lib/j
     echo "$VT_JAVA"
     return
   fi
-  local jdk
-  jdk="$(ls -d /usr/lib/jvm/temurin-2[1-9]* /usr/lib/jvm/*-2[1-9]-* 2>/dev/null | sort -V | tail -n 1 || true)"
-  [[ -n "$jdk" ]] || { echo "no JDK 21+ under /usr/lib/jvm; set VT_JAVA" >&2; exit 2; }
-  echo "$jdk/bin/java"
+  # By the feature version in the JDK's release file, not the folder's name (sort -V on the names
+  # ranks temurin-21 above java-25-openjdk).
+  local jdk version best="" best_version=0
+  for jdk in /usr/lib/jvm/*/; do
+    version="$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$jdk/release" 2>/dev/null || true)"
+    if [[ -n "$version" && -x "$jdk/bin/java" ]] && ((version >= 21 && version > best_version)); then
+      best="${jdk%/}" best_version="$version"
+    fi
+  done
+  [[ -n "$best" ]] || { echo "no JDK 21+ under /usr/lib/jvm; set VT_JAVA" >&2; exit 2; }
+  echo "$best/bin/java"
 }
 
 jmh() { # jmh <name> <jmh arguments...>; files named newest-jdk-* run on newest_java
@@ -69,6 +76,7 @@ jmh() { # jmh <name> <jmh arguments...>; files named newest-jdk-* run on newest_
   shift
   if [[ "$name" == newest-jdk-* ]]; then
     java="$(newest_java)"
+    "$java" -version 2>&1 | head -n 1 > "$out/newest-jdk.txt" # the summary's heading
   fi
   "$java" -jar "$jar" "$@" -rf json -rff "$out/jmh-$name.json" 2>&1 | tee "$out/jmh-$name.log" \
     | grep -E '^(# Benchmark:|# Parameters|Iteration|[A-Z][A-Za-z]*Benchmark\.)' || true
@@ -276,7 +284,7 @@ all=("$out"/jmh-*.json.gz)
     echo
   fi
   if ((${#newest[@]})); then
-    echo "## On the newest JDK ($("$(newest_java)" -version 2>&1 | head -n 1))"
+    echo "## On the newest JDK ($(cat "$out/newest-jdk.txt" 2>/dev/null || echo "JDK 21+"))"
     java -cp "$jar" io.rpcx.benchmarks.report.JmhSummary "${newest[@]}"
     echo
   fi

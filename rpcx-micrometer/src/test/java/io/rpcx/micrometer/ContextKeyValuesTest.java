@@ -2,13 +2,19 @@ package io.rpcx.micrometer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import io.rpcx.core.StatusCode;
 import io.rpcx.server.RefusedCall;
+import java.lang.reflect.Field;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +84,44 @@ class ContextKeyValuesTest {
           context.removeLowCardinalityKeyValues("rpc.status_code", "absent");
           context.addHighCardinalityKeyValue(KeyValue.of("peer", "127.0.0.1:1"));
         });
+  }
+
+  /**
+   * A tripwire for a Micrometer version that reads or fills its own map of key values past the
+   * overridden methods: a whole observation with a filter, started and stopped by Micrometer,
+   * leaves that map empty, and its handler sees the convention's and the filter's key values.
+   */
+  @Test
+  void micrometersOwnMapStaysEmptyThroughAWholeObservation() throws ReflectiveOperationException {
+    AtomicReference<KeyValues> seen = new AtomicReference<>();
+    ObservationRegistry registry = ObservationRegistry.create();
+    registry
+        .observationConfig()
+        .observationFilter(context -> context.addLowCardinalityKeyValue(KeyValue.of("zone", "a")))
+        .observationHandler(
+            new ObservationHandler<>() {
+              @Override
+              public boolean supportsContext(Observation.Context context) {
+                return true;
+              }
+
+              @Override
+              public void onStop(Observation.Context context) {
+                seen.set(context.getLowCardinalityKeyValues());
+              }
+            });
+    RpcxServerContext context = rpcxContext();
+    Observation.createNotStarted(
+            null, DefaultRpcxServerObservationConvention.INSTANCE, () -> context, registry)
+        .start()
+        .stop();
+
+    assertEquals("a", seen.get().stream().filter(v -> v.getKey().equals("zone")).findFirst()
+        .orElseThrow().getValue());
+    assertTrue(seen.get().stream().anyMatch(v -> v.getKey().equals("rpc.method")), seen.get().toString());
+    Field map = Observation.Context.class.getDeclaredField("lowCardinalityKeyValues");
+    map.setAccessible(true);
+    assertEquals(Map.of(), map.get(context), "Micrometer's own map of low-cardinality key values");
   }
 
   @Test

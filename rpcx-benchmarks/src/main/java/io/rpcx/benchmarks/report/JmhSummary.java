@@ -123,10 +123,16 @@ public final class JmhSummary {
       cell.forks = result.path("forks").asInt();
       JsonNode secondary = result.path("secondaryMetrics");
       if (secondary.has("cpu.time.norm") || secondary.has("gc.alloc.rate.norm")) {
-        Cost cost = new Cost();
-        cost.cpuMicros = secondary.path("cpu.time.norm").path("score").asDouble(Double.NaN);
-        cost.bytes = secondary.path("gc.alloc.rate.norm").path("score").asDouble(Double.NaN);
-        costs.put(first + "|" + second + "|" + parts[parts.length - 1], cost);
+        // A later file replaces only what it measured: a CPU-only run keeps an earlier run's bytes.
+        Cost cost = costs.computeIfAbsent(first + "|" + second + "|" + parts[parts.length - 1], k -> new Cost());
+        double cpu = secondary.path("cpu.time.norm").path("score").asDouble(Double.NaN);
+        double bytes = secondary.path("gc.alloc.rate.norm").path("score").asDouble(Double.NaN);
+        if (!Double.isNaN(cpu)) {
+          cost.cpuMicros = cpu;
+        }
+        if (!Double.isNaN(bytes)) {
+          cost.bytes = bytes;
+        }
         if (base.startsWith("costs-") || !onlyCountersRead(secondary)) {
           // Phase costs is 1 short fork per cell, and perf's profilers slow the calls: the
           // throughput of these runs is not reported (it would replace a longer run's).
@@ -141,9 +147,11 @@ public final class JmhSummary {
   }
 
   /**
-   * Whether the run's profilers only read counters once per iteration ({@code ProcessCpuProfiler}'s
-   * {@code cpu.time.*}, {@code -prof gc}'s {@code gc.*}), which leave the calls per second as they
-   * are, unlike perf's sampling ({@code -prof perfnorm}).
+   * Whether the secondary metrics of a run that has a cost metric are all of profilers that only
+   * read counters once per iteration ({@code ProcessCpuProfiler}'s {@code cpu.time.*}, {@code -prof
+   * gc}'s {@code gc.*}), which leave the calls per second as they are; a run with {@code -prof
+   * perfnorm} beside them is not reported (perfnorm alone has no cost metric here and is read as an
+   * ordinary run).
    */
   private static boolean onlyCountersRead(JsonNode secondary) {
     for (Iterator<String> names = secondary.fieldNames(); names.hasNext(); ) {
@@ -225,8 +233,8 @@ public final class JmhSummary {
       Cost rpcx = costs.get("rpcx|" + row);
       Cost grpc = costs.get("grpc|" + row);
       boolean both = rpcx != null && grpc != null;
-      line.append(' ').append(both ? ratio(rpcx.cpuMicros / grpc.cpuMicros) : "–").append(" |");
-      line.append(' ').append(both ? ratio(rpcx.bytes / grpc.bytes) : "–").append(" |");
+      line.append(' ').append(both ? ratioOrDash(rpcx.cpuMicros / grpc.cpuMicros) : "–").append(" |");
+      line.append(' ').append(both ? ratioOrDash(rpcx.bytes / grpc.bytes) : "–").append(" |");
       System.out.println(line);
     }
   }
@@ -411,9 +419,9 @@ public final class JmhSummary {
     addCpuRatio(rows, "echo16, 32 caller threads: CPU per call, rpcx ÷ netty", "rpcx", "netty", "echo16|threads032", 1.2);
     addRatio(rows, "echo16, 32 threads: rpcx-nonblocking ÷ netty", t32, "echo16", "rpcx-nonblocking", "netty", 0.95, true, false);
     // What observing costs: against rpcx measured in the same run as the observed system.
-    addSameRunRatio(rows, "echo16, 32 threads: rpcx-metrics ÷ rpcx (Observation, metrics)", t32, "echo16", "rpcx-metrics", 0.9);
+    addSameRunRatio(rows, "echo16, 32 threads: rpcx-metrics (Observation, metrics only) ÷ rpcx", t32, "echo16", "rpcx-metrics", 0.9);
     addSameRunRatio(rows, "echo16, 32 threads: rpcx-tracing-unsampled ÷ rpcx", t32, "echo16", "rpcx-tracing-unsampled", 0.85);
-    addSameRunRatio(rows, "echo16, 32 threads: rpcx-meters ÷ rpcx (no target)", t32, "echo16", "rpcx-meters", Double.NaN);
+    addSameRunRatio(rows, "echo16, 32 threads: rpcx-meters ÷ rpcx", t32, "echo16", "rpcx-meters", Double.NaN);
     addRatio(rows, "orders, 32 threads: rpcx ÷ grpc-native", t32, "orders", "rpcx", "grpc-native", 2.5, true, false);
     addRatio(rows, "string1m, 1 thread: rpcx ÷ netty", t1, "string1m", "rpcx", "netty", 0.8, true, false);
     Cost orders = costs.get("rpcx|orders|threads032");
@@ -493,8 +501,8 @@ public final class JmhSummary {
     rows.add(
         new String[] {
           label,
-          micros1(rpcx) + unit,
-          micros1(other) + unit,
+          unit.equals(" B") ? bytes(rpcx) : micros1(rpcx) + unit,
+          unit.equals(" B") ? bytes(other) : micros1(other) + unit,
           ratio(ratio),
           Double.isNaN(wanted) ? "" : "≤ " + ratio(wanted),
           Double.isNaN(wanted) ? "" : ratio <= wanted ? "yes" : "**no**"
@@ -555,6 +563,10 @@ public final class JmhSummary {
 
   private static String bytes(double value) {
     return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%,.0f B", value);
+  }
+
+  private static String ratioOrDash(double value) {
+    return Double.isNaN(value) ? "–" : ratio(value);
   }
 
   private static String ratio(double value) {
