@@ -46,16 +46,9 @@ final class LowCardinalityKeyValues {
 
   /** Removes the value of {@code key}, if there is one. */
   synchronized void remove(String key) {
-    if (get(key) == null) {
-      return;
+    if (get(key) != null) {
+      values = KeyValues.of(values.stream().filter(value -> !value.getKey().equals(key)).toList());
     }
-    KeyValues kept = KeyValues.empty();
-    for (KeyValue value : values) {
-      if (!value.getKey().equals(key)) {
-        kept = kept.and(value);
-      }
-    }
-    values = kept;
   }
 
   /** Whether every key of {@code current} is a key of {@code added} (both sorted by key). */

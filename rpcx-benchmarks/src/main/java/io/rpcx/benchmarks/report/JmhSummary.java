@@ -474,16 +474,8 @@ public final class JmhSummary {
     if (rpcx == null) {
       return;
     }
-    double ratio = mine.score / rpcx.score;
-    rows.add(
-        new String[] {
-          label + from,
-          number(mine.score) + "/s",
-          number(rpcx.score) + "/s",
-          ratio(ratio),
-          Double.isNaN(wanted) ? "" : "≥ " + ratio(wanted),
-          Double.isNaN(wanted) ? "" : ratio >= wanted ? "yes" : "**no**"
-        });
+    rows.add(row(label + from, number(mine.score) + "/s", number(rpcx.score) + "/s",
+        mine.score / rpcx.score, wanted, true));
   }
 
   private void addCpuRatio(
@@ -497,16 +489,10 @@ public final class JmhSummary {
 
   private static void addCost(
       List<String[]> rows, String label, double rpcx, double other, String unit, double wanted) {
-    double ratio = rpcx / other;
-    rows.add(
-        new String[] {
-          label,
-          unit.equals(" B") ? bytes(rpcx) : micros1(rpcx) + unit,
-          unit.equals(" B") ? bytes(other) : micros1(other) + unit,
-          ratio(ratio),
-          Double.isNaN(wanted) ? "" : "≤ " + ratio(wanted),
-          Double.isNaN(wanted) ? "" : ratio <= wanted ? "yes" : "**no**"
-        });
+    rows.add(row(label,
+        unit.equals(" B") ? bytes(rpcx) : micros1(rpcx) + unit,
+        unit.equals(" B") ? bytes(other) : micros1(other) + unit,
+        rpcx / other, wanted, false));
   }
 
   /** A ratio of two systems' cells; {@code wanted} NaN: no target, the ratio only. */
@@ -527,18 +513,27 @@ public final class JmhSummary {
     }
     double a = p50 ? mine.p50 : mine.score;
     double b = p50 ? them.p50 : them.score;
-    double ratio = a / b;
-    boolean met = atLeast ? ratio >= wanted : ratio <= wanted;
     String unit = p50 ? " µs" : "/s";
-    rows.add(
-        new String[] {
-          label,
-          (p50 ? micros(a) : number(a)) + unit,
-          (p50 ? micros(b) : number(b)) + unit,
-          ratio(ratio),
-          Double.isNaN(wanted) ? "" : (atLeast ? "≥ " : "≤ ") + ratio(wanted),
-          Double.isNaN(wanted) ? "" : met ? "yes" : "**no**"
-        });
+    rows.add(row(label, (p50 ? micros(a) : number(a)) + unit, (p50 ? micros(b) : number(b)) + unit,
+        a / b, wanted, atLeast));
+  }
+
+  /**
+   * A row of the targets table: the label, both figures, their ratio and, unless {@code wanted}
+   * is NaN (a ratio with no target), the target and whether it is met.
+   */
+  private static String[] row(
+      String label, String mine, String theirs, double ratio, double wanted, boolean atLeast) {
+    boolean target = !Double.isNaN(wanted);
+    boolean met = atLeast ? ratio >= wanted : ratio <= wanted;
+    return new String[] {
+      label,
+      mine,
+      theirs,
+      ratio(ratio),
+      target ? (atLeast ? "≥ " : "≤ ") + ratio(wanted) : "",
+      target ? (met ? "yes" : "**no**") : ""
+    };
   }
 
   /** "1 caller thread", "32 caller threads" from a method name such as {@code threads032}. */
