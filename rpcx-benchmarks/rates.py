@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """What each thread of a JMH fork spends per call, iteration by iteration (rates.sh runs it).
 
-  rates.py sample FILE         every 0.5 s, until killed: the CPU time (user and system), the
+  rates.py sample FILE PID     every 0.5 s, until killed: the CPU time (user and system), the
                                voluntary and involuntary context switches of every thread of the
-                               running JMH fork (with its thread group), and the machine's
-                               user/system/idle time from /proc/stat; one JSON object per line
+                               JMH fork running under process PID (rates.sh passes its own), with
+                               its thread group, and the machine's user/system/idle time from
+                               /proc/stat; one JSON object per line
   rates.py report JMH_LOG FILE one row per iteration of the log (its lines stamped with the epoch
                                seconds by rates.sh): calls/s, the machine's user and system CPU per
-                               call (µs) and idle share, each thread group's CPU per call (µs) and
-                               the voluntary context switches per call
+                               call (µs) and idle share, each thread group's CPU per call (µs),
+                               and the voluntary context switches per call of the callers and of
+                               all other threads (event loops, workers)
 
-Reads only /proc, once per half second: the benchmark runs as it would without it. Linux only.
+Reads only /proc, twice a second (a few ms of one core each time). Linux only.
 """
 import json
 import os
@@ -24,12 +26,15 @@ GROUPS = [  # (group, thread-name prefix); the first match wins
     ('client-io', 'rpcx-client-io'),
     ('server-io', 'rpcx-server-io'),
     ('workers', 'rpcx-server-wor'),
+    ('workers', 'ForkJoinPool-'),  # the carriers of virtual threads (the server's, from Java 24)
     ('client-io', 'netty-echo-clie'),
     ('server-io', 'netty-echo-work'),
     ('jit', 'C2 CompilerThre'),
     ('jit', 'C1 CompilerThre'),
     ('gc', 'GC Thread'),
     ('gc', 'G1 '),
+    ('gc', 'ZWorker'),
+    ('gc', 'Shenandoah'),
 ]
 
 
@@ -40,21 +45,31 @@ def group_of(name):
     return 'other'
 
 
-def fork_pid():
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def descends_from(pid, ancestor):
+    while pid > 1:
+        if pid == ancestor:
+            return True
+        pid = int(read(f'/proc/{pid}/stat').rsplit(')', 1)[1].split()[1])
+    return False
+
+
+def fork_pid(ancestor):
+    """The JMH fork running under process ancestor, not another benchmark's."""
     for entry in os.listdir('/proc'):
         if entry.isdigit():
             try:
                 with open(f'/proc/{entry}/cmdline', 'rb') as f:
-                    if b'org.openjdk.jmh.runner.ForkedMain' in f.read():
-                        return int(entry)
-            except OSError:
+                    forked = b'org.openjdk.jmh.runner.ForkedMain' in f.read()
+                if forked and descends_from(int(entry), ancestor):
+                    return int(entry)
+            except (OSError, ValueError, IndexError):
                 pass
     return None
-
-
-def read(path):
-    with open(path) as f:
-        return f.read()
 
 
 def threads(pid):
@@ -82,16 +97,17 @@ def machine():
     return [(user + nice) / TICK, (system + irq + softirq) / TICK, (idle + iowait) / TICK]
 
 
-def sample(path):
+def sample(path, ancestor):
     with open(path, 'w') as out:
         while True:
-            pid = fork_pid()
+            pid = fork_pid(ancestor)
             if pid is None:
                 time.sleep(0.05)
                 continue
             while os.path.exists(f'/proc/{pid}'):
                 try:
-                    row = {'t': time.time(), 'pid': pid, 'machine': machine(), 'threads': threads(pid)}
+                    row = {'t': time.time(), 'pid': pid, 'cpus': os.cpu_count(),
+                           'machine': machine(), 'threads': threads(pid)}
                 except (OSError, AttributeError):
                     break
                 out.write(json.dumps(row) + '\n')
@@ -104,9 +120,10 @@ def iterations(log):
     fork, durations, found = 0, {'Warmup': 0.0, 'Measurement': 0.0}, []
     for line in open(log):
         stamp, _, text = line.rstrip('\n').partition(' ')
-        setting = re.match(r'# (Warmup|Measurement): \d+ iterations, ([\d.]+) s each', text)
+        setting = re.match(r'# (Warmup|Measurement): \d+ iterations, ([\d.]+) (s|ms) each', text)
         if setting:
-            durations[setting.group(1)] = float(setting.group(2))
+            scale = 0.001 if setting.group(3) == 'ms' else 1.0
+            durations[setting.group(1)] = float(setting.group(2)) * scale
         if re.match(r'# Fork: \d+ of \d+', text):
             fork += 1
         result = re.match(r'(# Warmup )?Iteration\s+(\d+): ([\d.]+) ops/s', text)
@@ -123,37 +140,51 @@ def iterations(log):
 
 
 def report(log, path):
-    samples = [json.loads(line) for line in open(path) if line.strip()]
+    samples = []
+    with open(path) as lines:
+        for line in lines:
+            try:
+                samples.append(json.loads(line))
+            except ValueError:
+                pass  # the line being written when the sampler was stopped
+    found = iterations(log)
+    if not found:
+        sys.exit(f'rates.py: no iteration in ops/s in {log} (rates.py reads throughput in ops/s)')
     columns = ['callers', 'client-io', 'server-io', 'workers', 'jit', 'gc', 'other']
     print('fork iter  calls/s  user µs  sys µs  idle | CPU µs per call: '
-          + ' '.join(f'{c:>9s}' for c in columns) + ' | vcs/call')
-    for fork, label, start, end, calls in iterations(log):
+          + ' '.join(f'{c:>9s}' for c in columns) + ' | vcs/call: callers  others')
+    for fork, label, start, end, calls in found:
         inside = [s for s in samples if start - 0.05 <= s['t'] <= end + 0.05]
         if len(inside) < 2 or inside[0]['pid'] != inside[-1]['pid']:
             continue
         first, last = inside[0], inside[-1]
         seconds = last['t'] - first['t']
         n = calls * seconds
+        if n <= 0:
+            continue
         user, system, idle = (b - a for a, b in zip(first['machine'], last['machine']))
-        cpus = os.cpu_count() or 1
+        cpus = last.get('cpus') or os.cpu_count() or 1
         row = f'{fork:4d} {label:>4s} {calls:8.0f} {1e6 * user / n:8.2f} {1e6 * system / n:7.2f} {100 * idle / (seconds * cpus):4.0f}% |'
         row += ' ' * 18
         # Threads alive at both ends (one that ended in between is left out, not counted negative).
-        cpu, vcs = {}, 0
+        cpu, callers, others = {}, 0, 0
         for tid, (group, u1, s1, v1, _) in last['threads'].items():
             if tid in first['threads']:
                 _, u0, s0, v0, _ = first['threads'][tid]
                 cpu[group] = cpu.get(group, 0) + (u1 - u0) + (s1 - s0)
-                vcs += v1 - v0
+                if group == 'callers':
+                    callers += v1 - v0
+                else:
+                    others += v1 - v0
         for column in columns:
             row += f' {1e6 * cpu.get(column, 0) / n:9.2f}'
-        print(row + f' | {vcs / n:5.2f}')
+        print(row + f' |          {callers / n:5.2f}   {others / n:5.2f}')
     print('* a fork\'s last iteration: its window includes the trial\'s teardown')
 
 
 if __name__ == '__main__':
-    if len(sys.argv) == 3 and sys.argv[1] == 'sample':
-        sample(sys.argv[2])
+    if len(sys.argv) == 4 and sys.argv[1] == 'sample':
+        sample(sys.argv[2], int(sys.argv[3]))
     elif len(sys.argv) == 4 and sys.argv[1] == 'report':
         report(sys.argv[2], sys.argv[3])
     else:

@@ -2,7 +2,8 @@
 # Runs JMH throughput cells while rates.py samples /proc twice a second, then prints, per
 # iteration, the calls per second beside what they cost: the machine's user and system CPU per
 # call, its idle share, each thread group's CPU per call (callers, client and server event loops,
-# server workers, JIT, GC) and the voluntary context switches per call. Made to tell apart the two
+# server workers, JIT, GC) and the voluntary context switches per call (of the callers, of the
+# others). Made to tell apart the two
 # rates RPCX's cells switch between (docs/BENCHMARKS.md, "Two rates"): whether a slow stretch does
 # more per call (more wake-ups, smaller batches) or the same work at a higher cost.
 #
@@ -12,7 +13,8 @@
 #
 # DIR defaults to rpcx-benchmarks/results/<date>-rates-<commit>/ (ignored by git): jmh.log (each
 # line stamped with the epoch seconds), samples.jsonl, and summary.md (the command, the machine,
-# the table). JAR (default rpcx-benchmarks/target/benchmarks.jar) is the benchmark jar to run.
+# the table). JAR (default rpcx-benchmarks/target/benchmarks.jar) is the benchmark jar to run;
+# DIR and JAR are relative to the repository root. Needs bash 5 ($EPOCHREALTIME).
 # Linux only (/proc). One cell at a time: the table takes the iterations in the log's order.
 set -euo pipefail
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
@@ -36,13 +38,15 @@ out="${out:-$(results_dir rates)}"
 jar="${JAR:-rpcx-benchmarks/target/benchmarks.jar}"
 [[ -f "$jar" ]] || { echo "rates.sh: no $jar (mvn -B -DskipTests package -pl rpcx-benchmarks -am)" >&2; exit 2; }
 mkdir -p "$out"
-python3 rpcx-benchmarks/rates.py sample "$out/samples.jsonl" &
+python3 rpcx-benchmarks/rates.py sample "$out/samples.jsonl" $$ &
 sampler=$!
 trap 'kill "$sampler" 2>/dev/null || true' EXIT
+status=0
 java -jar "$jar" "$@" 2>&1 | while IFS= read -r line; do
-  printf '%s %s\n' "$(date +%s.%N)" "$line"
-done > "$out/jmh.log"
+  printf '%s %s\n' "$EPOCHREALTIME" "$line"
+done > "$out/jmh.log" || status=$?
 kill "$sampler" 2>/dev/null || true
+((status == 0)) || echo "rates.sh: JMH failed ($status); the table has the iterations it ran: $out/jmh.log" >&2
 table="$(python3 rpcx-benchmarks/rates.py report "$out/jmh.log" "$out/samples.jsonl")"
 {
   results_head "CPU per call by thread, per iteration: $*" "$command"
@@ -53,3 +57,4 @@ table="$(python3 rpcx-benchmarks/rates.py report "$out/jmh.log" "$out/samples.js
 } > "$out/summary.md"
 echo "$table"
 echo "summary: $out/summary.md"
+exit "$status"

@@ -1,8 +1,8 @@
 package io.rpcx.core.internal.transport;
 
 import io.netty.channel.Channel;
-import io.netty.util.internal.PlatformDependent;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -10,25 +10,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Hands writes from any thread to a channel's event loop in batches: one event-loop task drains
  * everything queued so far and flushes once, instead of one task and one flush (one system call)
  * per write. Thread-safe.
- *
- * <p>The queue is Netty's multi-producer single-consumer array queue (the one its event loops
- * take tasks from): an offer is one atomic increment and a store, a poll plain reads, and the
- * producers' and the consumer's indexes sit on cache lines of their own. Only the thread that set
- * {@code scheduled} polls it (the drain on the event loop, or the thread aborting what is queued
- * when the event loop is gone), so there is one consumer at a time, handed over through that flag.
  */
 public final class WriteQueue {
   /** Flush at least this often while draining a long queue, so bytes start moving early. */
   private static final int MAX_WRITES_PER_FLUSH = 128;
 
-  /**
-   * Slots per chunk of the queue: an idle connection keeps one chunk, a busier one links more as
-   * it needs them.
-   */
-  private static final int CHUNK = 64;
-
   private final Channel channel;
-  private final Queue<QueuedWrite> queue = PlatformDependent.newMpscQueue(CHUNK, 1 << 30);
+  private final Queue<QueuedWrite> queue = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private final Runnable drain = this::drain;
   private volatile boolean started;

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import io.rpcx.internal.testing.LogCapture;
 import io.rpcx.spring.boot.autoconfigure.greeter.Greeter;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,18 +38,27 @@ class VirtualThreadsTest {
   @Test
   @EnabledForJreRange(min = JRE.JAVA_21)
   void theWorkerPoolsSettingsAreRefusedWithVirtualThreads() {
-    Throwable failure =
-        assertThrows(
-            Throwable.class,
-            () ->
-                Apps.server("spring.threads.virtual.enabled=true", "rpcx.server.worker-threads=50")
-                    .close());
-    FailureAnalysis analysis = new InvalidRpcxPropertyFailureAnalyzer(null).analyze(failure);
-    assertEquals(
+    String action =
         "Set rpcx.server.worker-threads to a value RPCX accepts: no value: with"
             + " spring.threads.virtual.enabled every call runs on a virtual thread of its own, so"
-            + " the worker pool's settings do not apply; unset it, or turn virtual threads off.",
-        analysis.getAction());
+            + " the worker pool's settings do not apply; unset it, or turn virtual threads off.";
+    try (LogCapture logs = LogCapture.of("org.springframework", "io.rpcx")) {
+      Throwable failure =
+          assertThrows(
+              Throwable.class,
+              () ->
+                  Apps.server(
+                          "spring.threads.virtual.enabled=true", "rpcx.server.worker-threads=50")
+                      .close());
+      FailureAnalysis analysis = new InvalidRpcxPropertyFailureAnalyzer(null).analyze(failure);
+      assertEquals(action, analysis.getAction());
+      // Spring Boot reported it, with that action, instead of the test printing the report.
+      List<String> errors = logs.lines(Level.ERROR);
+      assertEquals(1, errors.size(), errors::toString);
+      assertTrue(
+          errors.get(0).contains("APPLICATION FAILED TO START") && errors.get(0).contains(action),
+          errors.get(0));
+    }
   }
 
   @Test
