@@ -10,7 +10,7 @@
                                seconds by rates.sh): calls/s, the machine's user and system CPU per
                                call (µs) and idle share, each thread group's CPU per call (µs),
                                and the voluntary context switches per call of the callers and of
-                               all other threads (event loops, workers)
+                               the event loops and workers together
 
 Reads only /proc, twice a second (a few ms of one core each time). Linux only.
 """
@@ -51,7 +51,7 @@ def read(path):
 
 
 def descends_from(pid, ancestor):
-    while pid > 1:
+    while pid > 0:
         if pid == ancestor:
             return True
         pid = int(read(f'/proc/{pid}/stat').rsplit(')', 1)[1].split()[1])
@@ -121,6 +121,8 @@ def iterations(log):
     for line in open(log):
         stamp, _, text = line.rstrip('\n').partition(' ')
         setting = re.match(r'# (Warmup|Measurement): \d+ iterations, ([\d.]+) (s|ms) each', text)
+        if re.match(r'# (Warmup|Measurement): \d+ iterations', text) and not setting:
+            sys.exit(f'rates.py: iterations timed in a unit other than s or ms: {text}')
         if setting:
             scale = 0.001 if setting.group(3) == 'ms' else 1.0
             durations[setting.group(1)] = float(setting.group(2)) * scale
@@ -152,7 +154,8 @@ def report(log, path):
         sys.exit(f'rates.py: no iteration in ops/s in {log} (rates.py reads throughput in ops/s)')
     columns = ['callers', 'client-io', 'server-io', 'workers', 'jit', 'gc', 'other']
     print('fork iter  calls/s  user µs  sys µs  idle | CPU µs per call: '
-          + ' '.join(f'{c:>9s}' for c in columns) + ' | vcs/call: callers  others')
+          + ' '.join(f'{c:>9s}' for c in columns) + ' | vcs/call: callers loops+workers')
+    rows = 0
     for fork, label, start, end, calls in found:
         inside = [s for s in samples if start - 0.05 <= s['t'] <= end + 0.05]
         if len(inside) < 2 or inside[0]['pid'] != inside[-1]['pid']:
@@ -167,19 +170,22 @@ def report(log, path):
         row = f'{fork:4d} {label:>4s} {calls:8.0f} {1e6 * user / n:8.2f} {1e6 * system / n:7.2f} {100 * idle / (seconds * cpus):4.0f}% |'
         row += ' ' * 18
         # Threads alive at both ends (one that ended in between is left out, not counted negative).
-        cpu, callers, others = {}, 0, 0
+        cpu, callers, serving = {}, 0, 0
         for tid, (group, u1, s1, v1, _) in last['threads'].items():
             if tid in first['threads']:
                 _, u0, s0, v0, _ = first['threads'][tid]
                 cpu[group] = cpu.get(group, 0) + (u1 - u0) + (s1 - s0)
                 if group == 'callers':
                     callers += v1 - v0
-                else:
-                    others += v1 - v0
+                elif group in ('client-io', 'server-io', 'workers'):
+                    serving += v1 - v0
         for column in columns:
             row += f' {1e6 * cpu.get(column, 0) / n:9.2f}'
-        print(row + f' |          {callers / n:5.2f}   {others / n:5.2f}')
+        print(row + f' |          {callers / n:5.2f}         {serving / n:5.2f}')
+        rows += 1
     print('* a fork\'s last iteration: its window includes the trial\'s teardown')
+    if rows == 0:
+        sys.exit(f'rates.py: no iteration of {log} has samples of its fork in {path}')
 
 
 if __name__ == '__main__':

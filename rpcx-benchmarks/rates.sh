@@ -17,6 +17,7 @@
 # DIR and JAR are relative to the repository root. Needs bash 5 ($EPOCHREALTIME).
 # Linux only (/proc). One cell at a time: the table takes the iterations in the log's order.
 set -euo pipefail
+export LC_ALL=C # a decimal point in the stamps and in JMH's scores, whatever the user's locale
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 if (($# == 0)); then
   usage >&2
@@ -36,6 +37,7 @@ if [[ "$1" == "--out" ]]; then
 fi
 out="${out:-$(results_dir rates)}"
 jar="${JAR:-rpcx-benchmarks/target/benchmarks.jar}"
+[[ -n "${EPOCHREALTIME-}" ]] || { echo "rates.sh: needs bash 5 (\$EPOCHREALTIME)" >&2; exit 2; }
 [[ -f "$jar" ]] || { echo "rates.sh: no $jar (mvn -B -DskipTests package -pl rpcx-benchmarks -am)" >&2; exit 2; }
 mkdir -p "$out"
 python3 rpcx-benchmarks/rates.py sample "$out/samples.jsonl" $$ &
@@ -46,8 +48,10 @@ java -jar "$jar" "$@" 2>&1 | while IFS= read -r line; do
   printf '%s %s\n' "$EPOCHREALTIME" "$line"
 done > "$out/jmh.log" || status=$?
 kill "$sampler" 2>/dev/null || true
-((status == 0)) || echo "rates.sh: JMH failed ($status); the table has the iterations it ran: $out/jmh.log" >&2
-table="$(python3 rpcx-benchmarks/rates.py report "$out/jmh.log" "$out/samples.jsonl")"
+wait "$sampler" 2>/dev/null || true
+((status == 0)) || echo "rates.sh: JMH exited with $status: $out/jmh.log" >&2
+table="$(python3 rpcx-benchmarks/rates.py report "$out/jmh.log" "$out/samples.jsonl")" \
+  || exit $((status ? status : 1))
 {
   results_head "CPU per call by thread, per iteration: $*" "$command"
   echo
