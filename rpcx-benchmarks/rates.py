@@ -11,9 +11,15 @@
                                call (µs) and idle share, each thread group's CPU per call (µs),
                                and the voluntary context switches per call of the callers and of
                                the event loops and workers together
+  rates.py tiers JMH_LOG DIR   one row per iteration of the log: calls/s and the share of
+                               async-profiler's samples (collapsed stacks annotated with `ann`, one
+                               file per slice named <pid>-<yyyymmdd>-<hhmmss>.collapsed in the
+                               machine's local time, as `loop=2s,file=DIR/%p-%t.collapsed` writes
+                               them) with an interpreted (_[0]) or C1-compiled (_[1]) frame
 
 Reads only /proc, twice a second (a few ms of one core each time). Linux only.
 """
+import datetime
 import json
 import os
 import re
@@ -188,10 +194,35 @@ def report(log, path):
         sys.exit(f'rates.py: no iteration of {log} has samples of its fork in {path}')
 
 
+def tiers(log, directory):
+    slices = []  # (start, samples, samples with an interpreted or C1 frame)
+    for name in sorted(os.listdir(directory)):
+        match = re.fullmatch(r'\d+-(\d{8})-(\d{6})\.collapsed', name)
+        if not match:
+            continue
+        at = datetime.datetime.strptime(match.group(1) + match.group(2), '%Y%m%d%H%M%S').timestamp()
+        total = low = 0
+        with open(os.path.join(directory, name)) as stacks:
+            for line in stacks:
+                stack, count = line.rstrip().rsplit(' ', 1)
+                total += int(count)
+                low += int(count) if '_[0]' in stack or '_[1]' in stack else 0
+        slices.append((at, total, low))
+    if not slices:
+        sys.exit(f'rates.py: no <pid>-<yyyymmdd>-<hhmmss>.collapsed file in {directory}')
+    print('fork iter  calls/s  slices  interpreted or C1')
+    for fork, label, start, end, calls in iterations(log):
+        inside = [s for s in slices if start - 0.5 <= s[0] <= end + 0.5]
+        total, low = sum(s[1] for s in inside), sum(s[2] for s in inside)
+        print(f'{fork:4d} {label:>4s} {calls:8.0f} {len(inside):7d} {100 * low / max(total, 1):17.1f}%')
+
+
 if __name__ == '__main__':
     if len(sys.argv) == 4 and sys.argv[1] == 'sample':
         sample(sys.argv[2], int(sys.argv[3]))
     elif len(sys.argv) == 4 and sys.argv[1] == 'report':
         report(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == 'tiers':
+        tiers(sys.argv[2], sys.argv[3])
     else:
         sys.exit(__doc__)
