@@ -13,8 +13,9 @@
 # OUT=<dir> (default rpcx-benchmarks/results/<date>-ab-<arms>-<commit>, which git ignores): the
 #   JMH JSON and log of every cell, arm and round, stats.txt (ab_stats.py: mean, 95% interval and
 #   change against the first arm, per fork) and summary.md (the command, the machine, the stats:
-#   what to keep). CELLS="lat orders echo" (default) picks cells (also stream1, stream32: a server
-#   stream of 10,000 16-byte strings, one stream at a time or 32 at once, in messages per second);
+#   what to keep). CELLS="lat orders echo" (default) picks cells (also string1m, bytes1m: a 1 MiB
+#   string or byte[] echoed by one caller; stream1, stream32: a server stream of 10,000 16-byte
+#   strings, one stream at a time or 32 at once, in messages per second);
 #   ROUNDS=3, FORKS=2 (defaults); SYSTEM=rpcx (default) the benchmark system of every cell, e.g.
 #   rpcx-metrics for what observing costs.
 set -uo pipefail
@@ -48,9 +49,11 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
         lat) bench='LatencyBenchmark.threads001'; workload=echo16;;
         orders) bench='ThroughputBenchmark.threads032'; workload=orders;;
         echo) bench='ThroughputBenchmark.threads032'; workload=echo16;;
+        string1m) bench='ThroughputBenchmark.threads001'; workload=string1m;;
+        bytes1m) bench='ThroughputBenchmark.threads001'; workload=bytes1m;;
         stream1) bench='StreamBenchmark.streams01'; workload=text16;;
         stream32) bench='StreamBenchmark.streams32'; workload=text16;;
-        *) echo "ab.sh: unknown cell $cell (expected: lat, orders, echo, stream1, stream32)" >&2; exit 2;;
+        *) echo "ab.sh: unknown cell $cell (expected: lat, orders, echo, string1m, bytes1m, stream1, stream32)" >&2; exit 2;;
       esac
       param=workload
       [[ $cell == stream* ]] && param=payload # StreamBenchmark's parameter

@@ -174,7 +174,7 @@ public final class CodecShapes {
         NettyPayload payload = new NettyPayload(frame.retainedDuplicate());
         try {
           return payload.readValue(
-              0, length, in -> codec.read(in, DecodeContext.withDefaults()));
+              0, length, codec.isBulkBytes(), in -> codec.read(in, DecodeContext.withDefaults()));
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         } finally {

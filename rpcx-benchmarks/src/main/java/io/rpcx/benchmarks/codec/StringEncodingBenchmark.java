@@ -49,9 +49,17 @@ public class StringEncodingBenchmark {
 
   @Setup
   public void setUp() {
+    value = text(text, length);
+  }
+
+  /**
+   * {@code length} chars of {@code kind}: {@code ascii} (Latin letters), {@code latin1} (one 'é' in
+   * eight) or {@code cjk} (all 3-byte).
+   */
+  static String text(String kind, int length) {
     StringBuilder builder = new StringBuilder(length);
     for (int i = 0; i < length; i++) {
-      switch (text) {
+      switch (kind) {
         case "ascii":
           builder.append((char) ('a' + i % 26));
           break;
@@ -62,10 +70,10 @@ public class StringEncodingBenchmark {
           builder.append((char) (0x4e00 + i % 512));
           break;
         default:
-          throw new IllegalArgumentException("text: " + text + " (expected: ascii, latin1, cjk)");
+          throw new IllegalArgumentException("text: " + kind + " (expected: ascii, latin1, cjk)");
       }
     }
-    value = builder.toString();
+    return builder.toString();
   }
 
   @Benchmark

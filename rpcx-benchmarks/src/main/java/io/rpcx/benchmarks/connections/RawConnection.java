@@ -187,6 +187,7 @@ final class RawConnection extends ChannelInboundHandlerAdapter {
       call.complete(
           reply.readValue(
               payload,
+              false,
               value -> {
                 value.readTag();
                 return value.readStringRequireUtf8();

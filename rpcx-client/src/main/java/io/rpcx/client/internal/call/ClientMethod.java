@@ -334,7 +334,9 @@ public final class ClientMethod {
         return null;
       }
       DecodeContext context = new DecodeContext(maxNestingDepth, schemas);
-      return result(envelope.readValue(payload, in -> Values.read(codec, in, context)), address);
+      return result(
+          envelope.readValue(payload, codec.isBulkBytes(), in -> Values.read(codec, in, context)),
+          address);
     } catch (IOException | RuntimeException e) {
       throw decodeFailure(e, address);
     } finally {

@@ -53,7 +53,7 @@ final class ArgumentDecoder {
       ValueCodec<Object> codec = codecs[i];
       Object value;
       try {
-        value = envelope.readValue(i, in -> Values.read(codec, in, context));
+        value = envelope.readValue(i, codec.isBulkBytes(), in -> Values.read(codec, in, context));
       } catch (IOException e) {
         throw new CodecException("cannot decode " + describe(method, i) + ": " + e.getMessage(), e);
       } catch (RuntimeException e) {

@@ -263,14 +263,14 @@ public final class RequestEnvelope implements CallRequest {
 
   /**
    * What {@code reader} reads from argument {@code index}'s value wrapper ({@link
-   * Payload#readValue}), or {@code null} when it is absent.
+   * Payload#readValue}, {@code bulkBytes} as there), or {@code null} when it is absent.
    */
-  public <T, E extends Exception> T readValue(int index, Payload.ValueReader<T, E> reader)
-      throws E {
+  public <T, E extends Exception> T readValue(
+      int index, boolean bulkBytes, Payload.ValueReader<T, E> reader) throws E {
     int length = regions[4 * index + 3];
     if (length <= 0) {
       return null;
     }
-    return payload.readValue(regions[4 * index + 2], length, reader);
+    return payload.readValue(regions[4 * index + 2], length, bulkBytes, reader);
   }
 }

@@ -132,6 +132,10 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
   @Override
   public void writeString(String value) {
     int chars = value.length();
+    if (chars > Utf8Strings.LONG) {
+      writeLongString(value);
+      return;
+    }
     if (chars > Utf8Strings.MAX_ENCODED_IN_PLACE) {
       byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
       writeVarint32(utf8.length);

@@ -327,5 +327,10 @@ final class JavaTypeCodecs implements CodecFactory {
     public ByteBuffer read(CodedInputStream in, DecodeContext context) throws IOException {
       return ByteBuffer.wrap(in.readByteArray());
     }
+
+    @Override
+    public boolean isBulkBytes() {
+      return true;
+    }
   }
 }

@@ -106,6 +106,17 @@ public abstract class ProtoWriter {
     writeFixed64(Double.doubleToRawLongBits(value));
   }
 
+  /**
+   * Writes a string longer than {@link Utf8Strings#LONG} chars as {@link #writeString} does: its
+   * UTF-8 length, then its bytes, encoded a chunk at a time ({@link Utf8Strings#writeInChunks}),
+   * the length reserved for its count of chars and patched once the bytes are known.
+   */
+  protected final void writeLongString(String value) {
+    long mark = beginLengthDelimited(value.length());
+    Utf8Strings.writeInChunks(value, this);
+    endLengthDelimited(mark);
+  }
+
   /** Writes the length of {@code bytes}, then the bytes. */
   public final void writeByteArray(byte[] bytes) {
     writeVarint32(bytes.length);

@@ -306,6 +306,11 @@ final class ScalarCodecs implements CodecFactory {
     public byte[] read(CodedInputStream in, DecodeContext context) throws IOException {
       return in.readByteArray();
     }
+
+    @Override
+    public boolean isBulkBytes() {
+      return true;
+    }
   }
 
   /** An enum travels as the name of its constant, so reordering or adding constants is safe. */

@@ -54,6 +54,15 @@ public abstract class ValueCodec<T> {
   /** Reads one value whose field tag (of this codec's wire type) has just been read. */
   public abstract T read(CodedInputStream in, DecodeContext context) throws IOException;
 
+  /**
+   * Whether a value is one run of bytes ({@code byte[]}, {@code ByteBuffer}), which decoding copies
+   * once wherever the bytes lie: then a received value is read where it lies rather than from a
+   * heap copy ({@code Payload.readValue}), which would copy it twice.
+   */
+  public boolean isBulkBytes() {
+    return false;
+  }
+
   /** Whether {@code value} is encoded as an absent field (null, or an empty {@code Optional}). */
   public boolean isAbsent(T value) {
     return value == null;

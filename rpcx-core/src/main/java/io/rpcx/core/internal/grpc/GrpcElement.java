@@ -22,7 +22,8 @@ public record GrpcElement(Payload payload, int field) implements StreamReceiver.
   @Override
   public Object decode(ValueCodec<Object> codec, DecodeContext context) throws IOException {
     try {
-      return payload.readValue(0, payload.length(), in -> read(in, codec, context));
+      return payload.readValue(
+          0, payload.length(), codec.isBulkBytes(), in -> read(in, codec, context));
     } finally {
       payload.release();
     }

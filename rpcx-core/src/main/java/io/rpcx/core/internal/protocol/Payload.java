@@ -18,12 +18,14 @@ public interface Payload {
   /**
    * What {@code reader} reads from a protobuf input over an argument or result value of {@code
    * length} bytes from {@code offset}: {@link #input} by default. A payload in direct memory may
-   * copy a small value to a heap array first, where protobuf-java decodes faster, and reuse that
-   * array once {@code reader} returns: what it returns must never share the input's bytes (the
-   * codecs copy every {@code bytes} field and string out), and the input must not be used after.
+   * copy the value to a heap array first, where protobuf-java decodes faster, and reuse that array
+   * once {@code reader} returns: what it returns must never share the input's bytes (the codecs
+   * copy every {@code bytes} field and string out), and the input must not be used after. {@code
+   * bulkBytes}: the value is one run of bytes ({@code ValueCodec.isBulkBytes}), which decoding
+   * copies once wherever it lies, so a large one is better read in place.
    */
-  default <T, E extends Exception> T readValue(int offset, int length, ValueReader<T, E> reader)
-      throws E {
+  default <T, E extends Exception> T readValue(
+      int offset, int length, boolean bulkBytes, ValueReader<T, E> reader) throws E {
     return reader.read(input(offset, length));
   }
 

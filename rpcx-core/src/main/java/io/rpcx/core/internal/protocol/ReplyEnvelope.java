@@ -177,14 +177,14 @@ public final class ReplyEnvelope {
   }
 
   /**
-   * What {@code reader} reads from the value wrapper ({@link Payload#readValue}), or {@code null}
-   * when the value is absent (null or void).
+   * What {@code reader} reads from the value wrapper ({@link Payload#readValue}, {@code bulkBytes}
+   * as there), or {@code null} when the value is absent (null or void).
    */
-  public <T, E extends Exception> T readValue(Payload payload, Payload.ValueReader<T, E> reader)
-      throws E {
+  public <T, E extends Exception> T readValue(
+      Payload payload, boolean bulkBytes, Payload.ValueReader<T, E> reader) throws E {
     if (valueLength <= 0) {
       return null;
     }
-    return payload.readValue(valueOffset, valueLength, reader);
+    return payload.readValue(valueOffset, valueLength, bulkBytes, reader);
   }
 }

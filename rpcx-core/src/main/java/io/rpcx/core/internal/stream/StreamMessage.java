@@ -22,7 +22,8 @@ public record StreamMessage(ReplyEnvelope envelope, Payload payload)
   @Override
   public Object decode(ValueCodec<Object> codec, DecodeContext context) throws IOException {
     try {
-      return envelope.readValue(payload, in -> Values.read(codec, in, context));
+      return envelope.readValue(
+          payload, codec.isBulkBytes(), in -> Values.read(codec, in, context));
     } finally {
       payload.release();
     }

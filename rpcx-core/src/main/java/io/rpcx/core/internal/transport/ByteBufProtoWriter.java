@@ -4,6 +4,7 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.MessageLite;
 import io.netty.buffer.ByteBuf;
 import io.rpcx.core.internal.codec.ProtoWriter;
+import io.rpcx.core.internal.codec.Utf8Strings;
 import io.rpcx.core.internal.codec.WriteLimitException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,12 +18,6 @@ import java.nio.charset.StandardCharsets;
  * value of 128 bytes or more.
  */
 public final class ByteBufProtoWriter extends ProtoWriter {
-  /**
-   * Strings are encoded by {@link String#getBytes} into a temporary array and copied in, at most
-   * this many chars at a time.
-   */
-  private static final int STRING_CHUNK = 4096;
-
   private final ByteBuf buffer;
   private final int start;
 
@@ -102,29 +97,16 @@ public final class ByteBufProtoWriter extends ProtoWriter {
 
   @Override
   public void writeString(String value) {
-    int length = value.length();
-    if (length <= STRING_CHUNK) {
-      // The JDK's encoder is vectorized for Latin-1 text; Netty's writes char by char, with a
-      // buffer check per byte. The temporary array is small and dies young.
-      byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-      writeVarint32(utf8.length);
-      writeBytes(utf8, 0, utf8.length);
+    if (value.length() > Utf8Strings.LONG) {
+      // In chunks, so that no temporary array of its size is made.
+      writeLongString(value);
       return;
     }
-    // A long string goes in chunks, so that no temporary array of its size is made. A chunk
-    // never ends between the two chars of a surrogate pair, so the bytes are those of the whole
-    // string's getBytes (an unpaired surrogate becomes '?', as ByteArrayProtoWriter writes it).
-    long mark = beginLengthDelimited(length);
-    for (int from = 0; from < length; ) {
-      int to = Math.min(from + STRING_CHUNK, length);
-      if (to < length && Character.isHighSurrogate(value.charAt(to - 1))) {
-        to--;
-      }
-      byte[] utf8 = value.substring(from, to).getBytes(StandardCharsets.UTF_8);
-      writeBytes(utf8, 0, utf8.length);
-      from = to;
-    }
-    endLengthDelimited(mark);
+    // The JDK's encoder is vectorized for Latin-1 text; Netty's writes char by char, with a
+    // buffer check per byte. The temporary array is small and dies young.
+    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+    writeVarint32(utf8.length);
+    writeBytes(utf8, 0, utf8.length);
   }
 
   @Override

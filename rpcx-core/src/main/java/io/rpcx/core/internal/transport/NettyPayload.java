@@ -13,12 +13,13 @@ import java.util.Arrays;
  */
 public final class NettyPayload implements Payload {
   /**
-   * Values up to this size are copied to the heap before decoding. protobuf-java reads direct
-   * memory through a slower decoder: strings char by char instead of the JDK's vectorized {@code
-   * new String(bytes, UTF_8)} (the largest frame of the 100 × OrderInfo CPU profile,
-   * docs/benchmarks/profiles/cpu-orders-32t.txt), and every {@code bytes} field through a
-   * temporary slice object. A 64 KiB copy is a few microseconds. Larger values, mostly bulk bytes,
-   * are read in place to save the copy; their strings go through {@code Utf8Strings}.
+   * Values up to this size are copied to the thread's own heap array before decoding; larger ones
+   * up to {@link LargeScratchArrays#MAX_KEPT} to a shared one. protobuf-java reads direct memory
+   * through a slower decoder: strings char by char instead of the JDK's vectorized {@code new
+   * String(bytes, UTF_8)} (the largest frame of the 100 × OrderInfo CPU profile,
+   * docs/benchmarks/profiles/cpu-orders-32t.txt), every {@code bytes} field through a temporary
+   * slice object, and a long string or {@code bytes} field into a new array the JVM zeroes first.
+   * A 64 KiB copy is a few microseconds.
    */
   static final int HEAP_COPY_LIMIT = 64 * 1024;
 
@@ -67,24 +68,42 @@ public final class NettyPayload implements Payload {
   }
 
   /**
-   * Reads a value of up to 64 KiB from a heap copy, in the thread's reused array ({@link
-   * ScratchArrays}): given back once {@code reader} returns, so a copy per value costs no
-   * allocation. protobuf-java's array decoder copies every {@code bytes} field and string out
-   * of it, and no codec turns aliasing on, so nothing decoded shares the array.
+   * Reads a value from a heap copy, in a reused array: of up to 64 KiB, the thread's own ({@link
+   * ScratchArrays}); of up to 4 MiB, one of a few shared by all threads ({@link
+   * LargeScratchArrays}), which saves the JVM zeroing a new array of that size before the copy
+   * (a long string, read in place, would be copied out into one). The array is given back once
+   * {@code reader} returns, so a copy costs no allocation. protobuf-java's array decoder copies
+   * every {@code bytes} field and string out of it, and no codec turns aliasing on, so nothing
+   * decoded shares the array. A larger value, or one of bulk bytes over 64 KiB (a {@code byte[]},
+   * copied once where it lies rather than twice), is read in place ({@link #input}).
    */
   @Override
-  public <T, E extends Exception> T readValue(int offset, int length, ValueReader<T, E> reader)
-      throws E {
-    if (length > HEAP_COPY_LIMIT) {
-      return reader.read(input(offset, length));
+  public <T, E extends Exception> T readValue(
+      int offset, int length, boolean bulkBytes, ValueReader<T, E> reader) throws E {
+    if (length <= HEAP_COPY_LIMIT) {
+      byte[] copy = ScratchArrays.take(length);
+      try {
+        return readCopy(offset, length, copy, reader);
+      } finally {
+        ScratchArrays.give(copy);
+      }
     }
-    byte[] copy = ScratchArrays.take(length);
-    try {
-      buffer.getBytes(start + offset, copy, 0, length);
-      return reader.read(CodedInputStream.newInstance(copy, 0, length));
-    } finally {
-      ScratchArrays.give(copy);
+    if (!bulkBytes && length <= LargeScratchArrays.MAX_KEPT) {
+      byte[] copy = LargeScratchArrays.take(length);
+      try {
+        return readCopy(offset, length, copy, reader);
+      } finally {
+        LargeScratchArrays.give(copy);
+      }
     }
+    return reader.read(input(offset, length));
+  }
+
+  /** Copies the region into the start of {@code copy} and reads it from there. */
+  private <T, E extends Exception> T readCopy(
+      int offset, int length, byte[] copy, ValueReader<T, E> reader) throws E {
+    buffer.getBytes(start + offset, copy, 0, length);
+    return reader.read(CodedInputStream.newInstance(copy, 0, length));
   }
 
   private CodedInputStream heapCopy(int offset, int length) {

@@ -50,12 +50,36 @@ class ByteArrayProtoWriterTest {
   @Test
   void stringsOfEveryLengthAroundTheThresholdsAreWrittenAsGetBytesWritesThem() {
     // 16/17 chars: encoded in place or by getBytes; 42/43 chars: 3 bytes each fit a one-byte
-    // length or not; 63/64/65 two-byte chars end around 128 bytes, where the length needs two.
-    int[] lengths = {0, 1, 2, 7, 8, 15, 16, 17, 42, 43, 63, 64, 65, 127, 128, 129, 256, 5000};
+    // length or not; 63/64/65 two-byte chars end around 128 bytes, where the length needs two;
+    // 4096/4097 chars: by getBytes or in chunks of 4096 chars, ending at or after a chunk.
+    int[] lengths = {
+      0, 1, 2, 7, 8, 15, 16, 17, 42, 43, 63, 64, 65, 127, 128, 129, 256, 5000, 4095, 4096, 4097,
+      8191, 8192, 8193, 20_000
+    };
     for (int length : lengths) {
       for (String unit : UNITS) {
         for (String text : variants(length, unit)) {
           assertWrittenAsGetBytes(text, length + " chars of " + unit.codePoints().boxed().toList());
+        }
+      }
+    }
+  }
+
+  @Test
+  void aLongStringIsWrittenAsGetBytesWritesItWhereverAChunkEndsInIt() {
+    // Long strings are encoded 4096 chars at a time: a pair of surrogates, an unpaired one or a
+    // multi-byte char just before, across or just after the end of a chunk, or of the string.
+    char[] chars = {'x', '\u00e9', '\u4e2d', '\ud800', '\udbff', '\udc00', '\udfff'};
+    for (int end : new int[] {4096, 8192, 8191}) {
+      for (int at = end - 2; at <= end; at++) {
+        for (char a : chars) {
+          for (char b : chars) {
+            String around = new String(new char[] {a, b});
+            String inside = "y".repeat(at) + around + "z".repeat(9000 - at);
+            String last = "y".repeat(at) + around;
+            assertWrittenAsGetBytes(inside, around + " at " + at + " of 9002 chars");
+            assertWrittenAsGetBytes(last, around + " ending " + last.length() + " chars");
+          }
         }
       }
     }
@@ -83,7 +107,7 @@ class ByteArrayProtoWriterTest {
   @Test
   void aStringThatFillsTheLimitExactlyIsWrittenAndOneByteMoreIsRefused() {
     for (String unit : UNITS) {
-      for (int chars : new int[] {1, 2, 15, 16, 17, 40, 100, 400}) {
+      for (int chars : new int[] {1, 2, 15, 16, 17, 40, 100, 400, 4097, 9000}) {
         String value = unit.repeat(Math.max(1, chars / unit.length()));
         byte[] expected = prefixed(value.getBytes(StandardCharsets.UTF_8));
         ByteArrayProtoWriter exact = new ByteArrayProtoWriter(new byte[1], expected.length);

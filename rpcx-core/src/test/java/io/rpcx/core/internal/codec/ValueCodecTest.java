@@ -4,9 +4,11 @@ import static io.rpcx.core.internal.codec.CodecTesting.encode;
 import static io.rpcx.core.internal.codec.CodecTesting.roundTrip;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.BoolValue;
 import com.google.protobuf.ByteString;
@@ -99,6 +101,18 @@ class ValueCodecTest {
     assertEquals(
         Int32Value.of(7).getValue(),
         Int32Value.parseFrom(encode(codecs, Integer.class, 7)).getValue());
+  }
+
+  @Test
+  void onlyValuesThatAreOneRunOfBytesAreBulkBytes() throws Exception {
+    // A received byte[] or ByteBuffer is decoded where it lies; everything else from a heap copy.
+    CodecRegistry codecs = StandardCodecs.registry();
+    assertTrue(codecs.codecFor(byte[].class).isBulkBytes());
+    assertTrue(codecs.codecFor(java.nio.ByteBuffer.class).isBulkBytes());
+    for (Type type :
+        new Type[] {String.class, int.class, Color.class, declared("listOfStrings"), Timestamp.class}) {
+      assertFalse(codecs.codecFor(type).isBulkBytes(), type.getTypeName());
+    }
   }
 
   @Test

@@ -93,7 +93,7 @@ class EnvelopeTest {
     assertEquals(1, envelope.argumentCount());
     assertTrue(envelope.typeEquals(0, "string".getBytes(StandardCharsets.UTF_8)));
     assertFalse(envelope.typeEquals(0, "int32".getBytes(StandardCharsets.UTF_8)));
-    assertEquals("abc", envelope.readValue(0, in -> Values.read(STRING, in, DecodeContext.withDefaults())));
+    assertEquals("abc", envelope.readValue(0, false, in -> Values.read(STRING, in, DecodeContext.withDefaults())));
   }
 
   @Test
@@ -312,7 +312,7 @@ class EnvelopeTest {
     ByteBufferPayload payload = ByteBufferPayload.of(value.toByteArray());
     ReplyEnvelope envelope = ReplyEnvelope.parse(payload);
     assertFalse(envelope.isError());
-    assertEquals("v", envelope.readValue(payload, in -> Values.read(STRING, in, DecodeContext.withDefaults())));
+    assertEquals("v", envelope.readValue(payload, false, in -> Values.read(STRING, in, DecodeContext.withDefaults())));
 
     RPCXReply voidReply = RPCXReply.newBuilder().setRequestId(4).build();
     ReplyEnvelope empty = ReplyEnvelope.parse(ByteBufferPayload.of(voidReply.toByteArray()));
@@ -320,6 +320,7 @@ class EnvelopeTest {
     assertNull(
         empty.readValue(
             ByteBufferPayload.of(voidReply.toByteArray()),
+            false,
             in -> {
               throw new AssertionError("an absent value is not read");
             }));
@@ -363,7 +364,7 @@ class EnvelopeTest {
     ReplyEnvelope envelope = ReplyEnvelope.parse(direct);
     @SuppressWarnings("unchecked")
     ValueCodec<Object> bytes = (ValueCodec<Object>) StandardCodecs.registry().codecFor(byte[].class);
-    assertEquals(big.length, envelope.readValue(direct, in -> (byte[]) Values.read(bytes, in, DecodeContext.withDefaults())).length);
+    assertEquals(big.length, envelope.readValue(direct, true, in -> (byte[]) Values.read(bytes, in, DecodeContext.withDefaults())).length);
   }
 
   /** The byte-by-byte example of docs/PROTOCOL.md, section 3. */

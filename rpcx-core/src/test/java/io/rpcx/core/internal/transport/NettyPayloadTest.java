@@ -22,15 +22,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * A received payload is read in place where protobuf-java can: from one direct buffer or from the
- * parts of a composite, protobuf decodes without first copying the payload to the heap. Only a
- * small argument or result value is copied, because protobuf-java decodes a byte array faster than
- * direct memory. A protobuf-java that cannot decode direct memory in place (4.34 and later) gets one
- * heap copy of the payload instead, which is what it would make itself. The heap copy of a value is
- * made in the thread's reused array, which nothing decoded from it ever shares.
+ * parts of a composite, protobuf decodes without first copying the payload to the heap. A protobuf-
+ * java that cannot decode direct memory in place (4.34 and later) gets one heap copy of the payload
+ * instead, which is what it would make itself. An argument or result value of up to 4 MiB is
+ * decoded from a heap copy, because protobuf-java decodes a byte array faster than direct memory;
+ * the copy is made in a reused array, the thread's own or a shared one, which nothing decoded from
+ * it ever shares.
  */
 class NettyPayloadTest {
   /** The decoder protobuf-java makes for a byte array. */
@@ -41,14 +46,10 @@ class NettyPayloadTest {
   private static final String PINNED = System.getProperty("rpcx.protobuf.pinned.version");
 
   private static byte[] message(byte[] content) {
-    byte[] message = new byte[content.length + 4];
-    message[0] = 0x0a; // field 1, length-delimited
-    int length = content.length;
-    message[1] = (byte) (length & 0x7f | 0x80);
-    message[2] = (byte) (length >>> 7 & 0x7f | 0x80);
-    message[3] = (byte) (length >>> 14);
-    System.arraycopy(content, 0, message, 4, content.length);
-    return message;
+    ByteArrayProtoWriter out = new ByteArrayProtoWriter();
+    out.writeTag(1, 2); // field 1, length-delimited
+    out.writeByteArray(content);
+    return out.toByteArray();
   }
 
   private static byte[] readField(CodedInputStream in) throws IOException {
@@ -119,34 +120,44 @@ class NettyPayloadTest {
   }
 
   @Test
-  void aSmallValueIsDecodedFromAHeapCopyAndALargeOneInPlace() throws IOException {
-    byte[] small = new byte[1000];
-    byte[] large = new byte[NettyPayload.HEAP_COPY_LIMIT + 1];
-    new Random(3).nextBytes(small);
-    new Random(4).nextBytes(large);
-    for (byte[] content : new byte[][] {small, large}) {
+  void aValueOfUpTo4MibIsDecodedFromAHeapCopyAndALargerOneOrLargeBulkBytesInPlace()
+      throws IOException {
+    int[] sizes = {
+      1000,
+      NettyPayload.HEAP_COPY_LIMIT - 4,
+      NettyPayload.HEAP_COPY_LIMIT - 3,
+      LargeScratchArrays.MAX_KEPT - 4,
+      LargeScratchArrays.MAX_KEPT - 3
+    };
+    for (int size : sizes) {
+      byte[] content = new byte[size];
+      new Random(size).nextBytes(content);
       byte[] message = message(content);
-      ByteBuf buffer = Transports.ALLOCATOR.directBuffer().writeBytes(new byte[] {1, 2, 3});
-      buffer.writeBytes(message);
-      NettyPayload payload = new NettyPayload(buffer);
-      try {
-        payload.readValue(
-            3,
-            message.length,
-            in -> {
-              assertEquals(
-                  content == small || !DirectDecoding.SINGLE_IN_PLACE
-                      ? ARRAY_DECODER
-                      : "UnsafeDirectNioDecoder",
-                  in.getClass().getSimpleName());
-              assertArrayEquals(content, readField(in));
-              return null;
-            });
-      } finally {
-        payload.release();
+      for (boolean bulkBytes : new boolean[] {false, true}) {
+        boolean copied =
+            message.length <= NettyPayload.HEAP_COPY_LIMIT
+                || (!bulkBytes && message.length <= LargeScratchArrays.MAX_KEPT);
+        NettyPayload payload = payloadOf(message);
+        try {
+          payload.readValue(
+              3,
+              message.length,
+              bulkBytes,
+              in -> {
+                assertEquals(
+                    copied || !DirectDecoding.SINGLE_IN_PLACE ? ARRAY_DECODER : "UnsafeDirectNioDecoder",
+                    in.getClass().getSimpleName(),
+                    message.length + " bytes, bulk bytes: " + bulkBytes);
+                assertArrayEquals(content, readField(in));
+                return null;
+              });
+        } finally {
+          payload.release();
+        }
       }
     }
   }
+
   /** A payload of {@code message} after three other bytes, in direct memory. */
   private static NettyPayload payloadOf(byte[] message) {
     ByteBuf buffer = Transports.ALLOCATOR.directBuffer().writeBytes(new byte[] {1, 2, 3});
@@ -157,14 +168,15 @@ class NettyPayloadTest {
   /** Decodes the value message of {@code length} bytes after the first three with its codec. */
   private static Object decode(NettyPayload payload, int length, Class<?> type) throws IOException {
     ValueCodec<?> codec = StandardCodecs.registry().codecFor(type);
-    return payload.readValue(3, length, in -> Values.read(codec, in, DecodeContext.withDefaults()));
+    return payload.readValue(
+        3, length, codec.isBulkBytes(), in -> Values.read(codec, in, DecodeContext.withDefaults()));
   }
 
   @Test
   void valuesDecodedOneAfterAnotherFromTheReusedCopyNeverShareIt() throws IOException {
     // Each value is copied into the thread's reused array and decoded from it: a byte[], a String
     // and a protobuf message decoded first must be unchanged by the next value's copy.
-    for (int size : new int[] {0, 1, 100, 16_000, 40_000}) {
+    for (int size : new int[] {0, 1, 100, 16_000, 40_000, 100_000, 1_000_000}) {
       byte[] first = new byte[size];
       byte[] second = new byte[size];
       new Random(size).nextBytes(first);
@@ -210,10 +222,11 @@ class NettyPayloadTest {
           outer.readValue(
               3,
               outerMessage.length,
+              false,
               in -> {
                 assertEquals(0x0a, in.readTag());
                 byte[] nested =
-                    inner.readValue(3, innerMessage.length, NettyPayloadTest::readField);
+                    inner.readValue(3, innerMessage.length, false, NettyPayloadTest::readField);
                 assertArrayEquals(innerContent, nested);
                 return in.readByteArray();
               });
@@ -225,26 +238,19 @@ class NettyPayloadTest {
   }
 
   @Test
-  void aValueOfExactly64KibIsCopiedAndOneByteMoreIsNot() throws IOException {
-    for (int length : new int[] {NettyPayload.HEAP_COPY_LIMIT, NettyPayload.HEAP_COPY_LIMIT + 1}) {
-      byte[] content = new byte[length - 4];
-      new Random(length).nextBytes(content);
-      byte[] message = message(content);
+  void aValueCutShortInTheReusedCopyIsATruncatedMessageError() {
+    // The reused array is longer than the value: the decoder must stop at the value's end.
+    ScratchArrays.give(new byte[ScratchArrays.MAX_KEPT]);
+    LargeScratchArrays.give(new byte[LargeScratchArrays.MAX_KEPT]);
+    for (int size : new int[] {500, 300_000}) {
+      byte[] message = message(new byte[size]);
       NettyPayload payload = payloadOf(message);
       try {
-        payload.readValue(
-            3,
-            message.length,
-            in -> {
-              assertEquals(
-                  length <= NettyPayload.HEAP_COPY_LIMIT || !DirectDecoding.SINGLE_IN_PLACE
-                      ? ARRAY_DECODER
-                      : "UnsafeDirectNioDecoder",
-                  in.getClass().getSimpleName(),
-                  length + " bytes");
-              assertArrayEquals(content, readField(in));
-              return null;
-            });
+        InvalidProtocolBufferException e =
+            assertThrows(
+                InvalidProtocolBufferException.class,
+                () -> payload.readValue(3, message.length - 1, false, NettyPayloadTest::readField));
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
       } finally {
         payload.release();
       }
@@ -252,19 +258,44 @@ class NettyPayloadTest {
   }
 
   @Test
-  void aValueCutShortInTheReusedCopyIsATruncatedMessageError() {
-    // The reused array is longer than the value: the decoder must stop at the value's end.
-    ScratchArrays.give(new byte[ScratchArrays.MAX_KEPT]);
-    byte[] message = message(new byte[500]);
-    NettyPayload payload = payloadOf(message);
+  void largeValuesDecodedOnManyThreadsAtOnceAreEachTheirOwn() throws Exception {
+    // More threads than the shared arrays kept: each value must come back as it was sent.
+    int threads = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
-      InvalidProtocolBufferException e =
-          assertThrows(
-              InvalidProtocolBufferException.class,
-              () -> payload.readValue(3, message.length - 1, NettyPayloadTest::readField));
-      assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 40; i++) {
+                    byte[] content = new byte[70_000 + 997 * thread + i];
+                    new Random(thread * 1000 + i).nextBytes(content);
+                    String text = "t" + thread + "\u00e9\u4e2d".repeat(25_000 + i);
+                    for (Object value : List.of(content, text)) {
+                      byte[] message = valueMessage(value);
+                      NettyPayload payload = payloadOf(message);
+                      try {
+                        Object decoded = decode(payload, message.length, value.getClass());
+                        if (value instanceof byte[]) {
+                          assertArrayEquals((byte[]) value, (byte[]) decoded);
+                        } else {
+                          assertEquals(value, decoded);
+                        }
+                      } finally {
+                        payload.release();
+                      }
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> future : futures) {
+        future.get(60, TimeUnit.SECONDS);
+      }
     } finally {
-      payload.release();
+      pool.shutdownNow();
     }
   }
 
