@@ -132,7 +132,7 @@ public final class ByteArrayProtoWriter extends ProtoWriter {
   @Override
   public void writeString(String value) {
     int chars = value.length();
-    if (chars > Utf8Strings.LONG) {
+    if (chars > Utf8Chunks.LONGER_THAN) {
       writeLongString(value);
       return;
     }

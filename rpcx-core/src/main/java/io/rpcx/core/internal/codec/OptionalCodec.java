@@ -40,6 +40,11 @@ final class OptionalCodec<T> extends ValueCodec<Optional<T>> {
   }
 
   @Override
+  public boolean isBulkBytes() {
+    return value.isBulkBytes();
+  }
+
+  @Override
   public List<ValueCodec<?>> nestedCodecs() {
     return List.of(value);
   }

@@ -107,14 +107,11 @@ public abstract class ProtoWriter {
   }
 
   /**
-   * Writes a string longer than {@link Utf8Strings#LONG} chars as {@link #writeString} does: its
-   * UTF-8 length, then its bytes, encoded a chunk at a time ({@link Utf8Strings#writeInChunks}),
-   * the length reserved for its count of chars and patched once the bytes are known.
+   * Writes a string longer than {@link Utf8Chunks#LONGER_THAN} chars as {@link #writeString} does,
+   * its UTF-8 length and then its bytes, encoded a chunk at a time ({@link Utf8Chunks}).
    */
   protected final void writeLongString(String value) {
-    long mark = beginLengthDelimited(value.length());
-    Utf8Strings.writeInChunks(value, this);
-    endLengthDelimited(mark);
+    new Utf8Chunks(value).writeTo(this);
   }
 
   /** Writes the length of {@code bytes}, then the bytes. */

@@ -74,6 +74,12 @@ public final class RawValueCodec extends ValueCodec<byte[]> {
     out.writeBytes(valueMessage, 1, valueMessage.length - 1);
   }
 
+  /** A length-delimited value is copied out whole, as bytes, wherever it lies. */
+  @Override
+  public boolean isBulkBytes() {
+    return wireType() == LEN;
+  }
+
   /** Reads field 1's content back into a whole value message. */
   @Override
   public byte[] read(CodedInputStream in, DecodeContext context) throws IOException {

@@ -5,18 +5,13 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetEncoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Encodes short strings to UTF-8 in place and long ones a chunk at a time, and reads protobuf
- * {@code string} values, rejecting malformed UTF-8 as {@link
+ * Encodes short strings to UTF-8 in place, and reads protobuf {@code string} values, rejecting
+ * malformed UTF-8 as {@link
  * CodedInputStream#readStringRequireUtf8} does. From a byte array that method is normally the
  * JDK's vectorized {@code new String(bytes, UTF_8)} already; from direct memory protobuf-java
  * decodes char by char, so there the bytes are copied out and decoded by the JDK instead. Values of
@@ -24,8 +19,8 @@ import java.util.Arrays;
  * ones and the strings of the envelope (service, method, metadata, error message).
  *
  * <p>Encoding writes exactly the bytes of {@code String.getBytes(UTF_8)}, an unpaired surrogate as
- * {@code '?'}: a short string straight into the writer's array, with no temporary array; a long one
- * through a small array per chunk, with no array of its size.
+ * {@code '?'}, straight into the writer's array: no temporary array per short string ({@link
+ * Utf8Chunks} writes the long ones).
  */
 public final class Utf8Strings {
   /** The decoder protobuf-java uses for byte arrays, whose string reading is fast already. */
@@ -49,53 +44,6 @@ public final class Utf8Strings {
    * ns at 8 ASCII chars, 12 against 7 at 32). At most 48 bytes: the length takes one byte.
    */
   public static final int MAX_ENCODED_IN_PLACE = 16;
-
-  /**
-   * Strings of more than this many chars are written by {@link #writeInChunks}; shorter ones by
-   * {@code getBytes(UTF_8)} (or in place, up to {@link #MAX_ENCODED_IN_PLACE}), whose one
-   * temporary array is then small.
-   */
-  public static final int LONG = 4096;
-
-  /** Chars encoded at a time by {@link #writeInChunks}. */
-  private static final int CHUNK = 4096;
-
-  /**
-   * Writes the UTF-8 bytes of {@code value}, those of {@code getBytes(UTF_8)} (an unpaired
-   * surrogate as {@code '?'}), through {@code out.writeBytes}, {@value #CHUNK} chars at a time:
-   * each chunk is copied out with {@code getChars} and encoded by the JDK's UTF-8 encoder, whose
-   * loops over char arrays are vectorized for ASCII. No array the size of the string is made, and
-   * 1 MiB of ASCII takes about a third of the time of a {@code substring(...).getBytes(UTF_8)} per
-   * chunk and half of one {@code getBytes} of the whole string ({@code LongStringBenchmark}). A
-   * chunk never ends between the two chars of a surrogate pair. Writes no length.
-   */
-  public static void writeInChunks(String value, ProtoWriter out) {
-    int length = value.length();
-    char[] chars = new char[Math.min(CHUNK, length)];
-    byte[] bytes = new byte[3 * chars.length]; // at most 3 bytes per char; 4 per pair of them
-    CharBuffer in = CharBuffer.wrap(chars);
-    ByteBuffer encoded = ByteBuffer.wrap(bytes);
-    CharsetEncoder encoder =
-        StandardCharsets.UTF_8
-            .newEncoder()
-            .onMalformedInput(CodingErrorAction.REPLACE) // an unpaired surrogate: '?'
-            .onUnmappableCharacter(CodingErrorAction.REPLACE);
-    for (int from = 0; from < length; ) {
-      int to = Math.min(from + chars.length, length);
-      if (to < length && to - 1 > from && Character.isHighSurrogate(value.charAt(to - 1))) {
-        to--;
-      }
-      value.getChars(from, to, chars, 0);
-      in.clear().limit(to - from);
-      encoded.clear();
-      CoderResult result = encoder.reset().encode(in, encoded, true);
-      if (!result.isUnderflow() || !encoder.flush(encoded).isUnderflow()) {
-        throw new IllegalStateException("UTF-8 encoder stopped with " + result);
-      }
-      out.writeBytes(bytes, 0, encoded.position());
-      from = to;
-    }
-  }
 
   /**
    * Writes the chars of {@code value} from its start into {@code target} at {@code at}, one byte

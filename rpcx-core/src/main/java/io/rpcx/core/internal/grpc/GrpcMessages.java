@@ -25,6 +25,20 @@ public final class GrpcMessages {
    *
    * @throws CodecException naming the argument, if the message does not fit the method
    */
+  /**
+   * Whether every argument of a request message of {@code model} (its stream's elements come
+   * apart) is bulk bytes ({@link ValueCodec#isBulkBytes}): then the message is read in place.
+   */
+  public static boolean onlyBulkBytes(MethodModel model) {
+    ValueCodec<Object>[] codecs = model.parameterCodecs();
+    for (int i = 0; i < codecs.length; i++) {
+      if (i != model.streamParameterIndex() && !codecs[i].isBulkBytes()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   public static Object[] readArguments(
       MethodModel model, CodedInputStream in, DecodeContext context) throws CodecException {
     ValueCodec<Object>[] codecs = model.parameterCodecs();

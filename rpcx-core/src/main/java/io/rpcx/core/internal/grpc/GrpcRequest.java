@@ -85,7 +85,10 @@ public final class GrpcRequest implements CallRequest {
       return GrpcMessages.readArguments(model, CodedInputStream.newInstance(NO_BYTES), context);
     }
     return held.readValue(
-        0, held.length(), false, in -> GrpcMessages.readArguments(model, in, context));
+        0,
+        held.length(),
+        GrpcMessages.onlyBulkBytes(model),
+        in -> GrpcMessages.readArguments(model, in, context));
   }
 
   @Override

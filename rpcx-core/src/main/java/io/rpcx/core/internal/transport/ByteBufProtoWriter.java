@@ -4,7 +4,7 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.MessageLite;
 import io.netty.buffer.ByteBuf;
 import io.rpcx.core.internal.codec.ProtoWriter;
-import io.rpcx.core.internal.codec.Utf8Strings;
+import io.rpcx.core.internal.codec.Utf8Chunks;
 import io.rpcx.core.internal.codec.WriteLimitException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -97,7 +97,7 @@ public final class ByteBufProtoWriter extends ProtoWriter {
 
   @Override
   public void writeString(String value) {
-    if (value.length() > Utf8Strings.LONG) {
+    if (value.length() > Utf8Chunks.LONGER_THAN) {
       // In chunks, so that no temporary array of its size is made.
       writeLongString(value);
       return;

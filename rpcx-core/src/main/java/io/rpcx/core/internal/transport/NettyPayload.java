@@ -13,13 +13,13 @@ import java.util.Arrays;
  */
 public final class NettyPayload implements Payload {
   /**
-   * Values up to this size are copied to the thread's own heap array before decoding; larger ones
-   * up to {@link LargeScratchArrays#MAX_KEPT} to a shared one. protobuf-java reads direct memory
-   * through a slower decoder: strings char by char instead of the JDK's vectorized {@code new
-   * String(bytes, UTF_8)} (the largest frame of the 100 × OrderInfo CPU profile,
-   * docs/benchmarks/profiles/cpu-orders-32t.txt), every {@code bytes} field through a temporary
-   * slice object, and a long string or {@code bytes} field into a new array the JVM zeroes first.
-   * A 64 KiB copy is a few microseconds.
+   * Values in direct memory up to this size are copied to the thread's own heap array before
+   * decoding; larger ones up to {@link LargeScratchArrays#MAX_KEPT} to a shared one. protobuf-java
+   * reads direct memory through a slower decoder: strings char by char instead of the JDK's
+   * vectorized {@code new String(bytes, UTF_8)} (the largest frame of the 100 × OrderInfo CPU
+   * profile, docs/benchmarks/profiles/cpu-orders-32t.txt), every {@code bytes} field through a
+   * temporary slice object, and a long string through a new array the JVM zeroes first. A 64 KiB
+   * copy is a few microseconds.
    */
   static final int HEAP_COPY_LIMIT = 64 * 1024;
 
@@ -70,16 +70,21 @@ public final class NettyPayload implements Payload {
   /**
    * Reads a value from a heap copy, in a reused array: of up to 64 KiB, the thread's own ({@link
    * ScratchArrays}); of up to 4 MiB, one of a few shared by all threads ({@link
-   * LargeScratchArrays}), which saves the JVM zeroing a new array of that size before the copy
-   * (a long string, read in place, would be copied out into one). The array is given back once
-   * {@code reader} returns, so a copy costs no allocation. protobuf-java's array decoder copies
-   * every {@code bytes} field and string out of it, and no codec turns aliasing on, so nothing
-   * decoded shares the array. A larger value, or one of bulk bytes over 64 KiB (a {@code byte[]},
-   * copied once where it lies rather than twice), is read in place ({@link #input}).
+   * LargeScratchArrays}), which spares a long string the new array protobuf-java would copy it out
+   * into from direct memory. The array is given back once {@code reader} returns. protobuf-java's
+   * array decoder copies every {@code bytes} field and string out of it, and no codec turns
+   * aliasing on, so nothing decoded shares the array. Read in place instead ({@link #input}): a
+   * value already on the heap; a larger one, or one while every shared array is lent; and over 64
+   * KiB, bulk bytes (a {@code byte[]}, copied once where it lies rather than twice) where
+   * protobuf-java reads direct memory in place.
    */
   @Override
   public <T, E extends Exception> T readValue(
       int offset, int length, boolean bulkBytes, ValueReader<T, E> reader) throws E {
+    boolean single = buffer.nioBufferCount() == 1;
+    if (single && buffer.hasArray()) {
+      return reader.read(input(offset, length));
+    }
     if (length <= HEAP_COPY_LIMIT) {
       byte[] copy = ScratchArrays.take(length);
       try {
@@ -88,15 +93,19 @@ public final class NettyPayload implements Payload {
         ScratchArrays.give(copy);
       }
     }
-    if (!bulkBytes && length <= LargeScratchArrays.MAX_KEPT) {
-      byte[] copy = LargeScratchArrays.take(length);
-      try {
-        return readCopy(offset, length, copy, reader);
-      } finally {
-        LargeScratchArrays.give(copy);
-      }
+    boolean inPlace = single ? DirectDecoding.SINGLE_IN_PLACE : DirectDecoding.COMPOSITE_IN_PLACE;
+    byte[] copy =
+        (bulkBytes && inPlace) || length > LargeScratchArrays.MAX_KEPT
+            ? null
+            : LargeScratchArrays.take(length);
+    if (copy == null) {
+      return reader.read(input(offset, length));
     }
-    return reader.read(input(offset, length));
+    try {
+      return readCopy(offset, length, copy, reader);
+    } finally {
+      LargeScratchArrays.give(copy);
+    }
   }
 
   /** Copies the region into the start of {@code copy} and reads it from there. */

@@ -86,6 +86,21 @@ class ByteArrayProtoWriterTest {
   }
 
   @Test
+  void randomLongTextFullOfSurrogatesIsWrittenAsGetBytesWritesIt() {
+    // Pairs and unpaired surrogates wherever chunks end, and each pair cut off by the end of a
+    // chunk moves the next chunk's end too.
+    SplittableRandom random = new SplittableRandom(4096);
+    char[] kinds = {'x', '\u00e9', '\u4e2d', '\ud83d', '\ude42'};
+    for (int n = 0; n < 60; n++) {
+      char[] chars = new char[random.nextInt(4097, 20_000)];
+      for (int i = 0; i < chars.length; i++) {
+        chars[i] = kinds[random.nextInt(kinds.length)];
+      }
+      assertWrittenAsGetBytes(new String(chars), "random long string " + n);
+    }
+  }
+
+  @Test
   void randomTextIsWrittenAsGetBytesWritesIt() {
     SplittableRandom random = new SplittableRandom(32);
     for (int n = 0; n < 20_000; n++) {
@@ -107,7 +122,7 @@ class ByteArrayProtoWriterTest {
   @Test
   void aStringThatFillsTheLimitExactlyIsWrittenAndOneByteMoreIsRefused() {
     for (String unit : UNITS) {
-      for (int chars : new int[] {1, 2, 15, 16, 17, 40, 100, 400, 4097, 9000}) {
+      for (int chars : new int[] {1, 2, 15, 16, 17, 40, 100, 400, 4100, 9000}) {
         String value = unit.repeat(Math.max(1, chars / unit.length()));
         byte[] expected = prefixed(value.getBytes(StandardCharsets.UTF_8));
         ByteArrayProtoWriter exact = new ByteArrayProtoWriter(new byte[1], expected.length);

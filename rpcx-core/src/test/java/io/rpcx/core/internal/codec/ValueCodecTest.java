@@ -59,6 +59,7 @@ class ValueCodecTest {
   Map<String, Integer> mapOfInts;
   SortedMap<Integer, String> sortedMapOfStrings;
   Optional<String> optionalString;
+  Optional<byte[]> optionalBytes;
   List<List<Integer>> listOfLists;
   List<List<String>> listOfStringLists;
   Map<String, List<Color>> mapOfEnumLists;
@@ -108,7 +109,8 @@ class ValueCodecTest {
     // A received byte[] or ByteBuffer is decoded where it lies; everything else from a heap copy.
     CodecRegistry codecs = StandardCodecs.registry();
     assertTrue(codecs.codecFor(byte[].class).isBulkBytes());
-    assertTrue(codecs.codecFor(java.nio.ByteBuffer.class).isBulkBytes());
+    assertTrue(codecs.codecFor(ByteBuffer.class).isBulkBytes());
+    assertTrue(codecs.codecFor(declared("optionalBytes")).isBulkBytes());
     for (Type type :
         new Type[] {String.class, int.class, Color.class, declared("listOfStrings"), Timestamp.class}) {
       assertFalse(codecs.codecFor(type).isBulkBytes(), type.getTypeName());

@@ -1,6 +1,7 @@
 package io.rpcx.core.internal.transport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -9,6 +10,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.ProtoWriter;
+import io.rpcx.core.internal.codec.WriteLimitException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
@@ -69,6 +71,28 @@ class ByteBufProtoWriterTest {
             buffer.release();
           }
         }
+      }
+    }
+  }
+
+  @Test
+  void aLongStringThatFillsTheBufferLimitIsWrittenAndOneByteMoreIsRefused() {
+    for (String unit : new String[] {"a", "\u00e9", "\u4e2d", "\ud83d\ude42"}) {
+      String value = unit.repeat(9000 / unit.length());
+      byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+      ByteArrayProtoWriter expected = new ByteArrayProtoWriter();
+      expected.writeVarint32(utf8.length);
+      expected.writeBytes(utf8, 0, utf8.length);
+      int size = expected.position();
+      ByteBuf exact = PooledByteBufAllocator.DEFAULT.directBuffer(16, size);
+      ByteBuf tooSmall = PooledByteBufAllocator.DEFAULT.directBuffer(16, size - 1);
+      try {
+        new ByteBufProtoWriter(exact).writeString(value);
+        assertArrayEquals(expected.toByteArray(), ByteBufUtil.getBytes(exact), unit);
+        assertThrows(WriteLimitException.class, () -> new ByteBufProtoWriter(tooSmall).writeString(value));
+      } finally {
+        exact.release();
+        tooSmall.release();
       }
     }
   }

@@ -1,6 +1,10 @@
 package io.rpcx.core.internal.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -14,30 +18,52 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The shared large arrays are lent to one use at a time: taken, an array is no one else's until
- * given back, whichever thread takes it; a few are kept, the longer ones, never one over the cap;
- * new ones are rounded up so that values of about the same size share them.
+ * given back, whichever thread takes it; at most four are lent at once (then none is, and the value
+ * is read in place); the shortest kept array that fits is lent; the longer arrays are kept; new
+ * ones are rounded up so that values of about the same size share them.
  */
 class LargeScratchArraysTest {
 
-  /** Takes every kept array, leaving the slots empty for the next test. */
+  /** Takes and drops every kept array, so that each test starts with none. */
+  @BeforeEach
   @AfterEach
-  void emptyTheSlots() {
+  void forgetTheKeptArrays() {
+    List<byte[]> taken = new ArrayList<>();
     for (int i = 0; i < LargeScratchArrays.SLOTS; i++) {
-      LargeScratchArrays.take(1);
+      byte[] array = LargeScratchArrays.take(1);
+      assertNotNull(array, "an array was left lent");
+      taken.add(array);
     }
+    // Each given back as an empty array, which no value fits: the arrays taken are dropped.
+    taken.forEach(array -> LargeScratchArrays.give(new byte[0]));
   }
 
   @Test
   void anArrayGivenBackIsLentAgainForAValueAsLongOrShorter() {
-    emptyTheSlots();
     byte[] first = LargeScratchArrays.take(100_000);
     LargeScratchArrays.give(first);
     byte[] again = LargeScratchArrays.take(90_000);
     assertTrue(first == again, "the same array");
+    LargeScratchArrays.give(again);
+  }
+
+  @Test
+  void theShortestKeptArrayThatFitsIsLent() {
+    byte[] small = LargeScratchArrays.take(100_000);
+    byte[] large = LargeScratchArrays.take(LargeScratchArrays.MAX_KEPT);
+    LargeScratchArrays.give(large);
+    LargeScratchArrays.give(small);
+    byte[] forSmall = LargeScratchArrays.take(70_000);
+    byte[] forLarge = LargeScratchArrays.take(3_000_000);
+    assertTrue(forSmall == small, "the small array for the small value");
+    assertTrue(forLarge == large, "the large array for the large value");
+    LargeScratchArrays.give(forSmall);
+    LargeScratchArrays.give(forLarge);
   }
 
   @Test
@@ -46,64 +72,76 @@ class LargeScratchArraysTest {
     assertEquals(2 * LargeScratchArrays.GRAIN, array.length);
     byte[] last = LargeScratchArrays.take(LargeScratchArrays.MAX_KEPT - 1);
     assertEquals(LargeScratchArrays.MAX_KEPT, last.length);
-    byte[] over = LargeScratchArrays.take(LargeScratchArrays.MAX_KEPT + 1);
-    assertEquals(LargeScratchArrays.MAX_KEPT + 1, over.length);
+    LargeScratchArrays.give(array);
+    LargeScratchArrays.give(last);
+    assertThrows(
+        IllegalArgumentException.class, () -> LargeScratchArrays.take(LargeScratchArrays.MAX_KEPT + 1));
   }
 
   @Test
-  void atMostTheSlotsAreKeptAndTheLongerArraysWin() {
-    emptyTheSlots();
+  void atMostFourAreLentAtOnceAndOneGivenBackIsLentAgain() {
+    List<byte[]> lent = new ArrayList<>();
+    for (int i = 0; i < LargeScratchArrays.SLOTS; i++) {
+      byte[] array = LargeScratchArrays.take(70_000);
+      assertNotNull(array);
+      lent.add(array);
+    }
+    assertNull(LargeScratchArrays.take(70_000), "a fifth at once");
+    LargeScratchArrays.give(lent.remove(0));
+    byte[] again = LargeScratchArrays.take(70_000);
+    assertNotNull(again);
+    lent.add(again);
+    lent.forEach(LargeScratchArrays::give);
+  }
+
+  @Test
+  void theLongerArraysAreKept() {
     List<byte[]> given = new ArrayList<>();
     for (int i = 1; i <= LargeScratchArrays.SLOTS + 2; i++) {
-      byte[] array = new byte[i * 100_000];
+      byte[] array = LargeScratchArrays.take(i * 100_000); // each longer than the last: a new one
       given.add(array);
       LargeScratchArrays.give(array);
     }
-    Set<byte[]> taken = Collections.newSetFromMap(new IdentityHashMap<>());
-    for (int i = 0; i < LargeScratchArrays.SLOTS + 2; i++) {
+    Set<byte[]> kept = Collections.newSetFromMap(new IdentityHashMap<>());
+    List<byte[]> taken = new ArrayList<>();
+    for (int i = 0; i < LargeScratchArrays.SLOTS; i++) {
       taken.add(LargeScratchArrays.take(1));
     }
-    // The last SLOTS given were each longer than one kept before them.
+    kept.addAll(taken);
     for (int i = 2; i < given.size(); i++) {
-      assertTrue(taken.contains(given.get(i)), "kept " + given.get(i).length);
+      assertTrue(kept.contains(given.get(i)), "kept " + given.get(i).length);
     }
-    assertTrue(!taken.contains(given.get(0)), "the shortest was dropped");
-  }
-
-  @Test
-  void anArrayOverTheCapIsNotKept() {
-    emptyTheSlots();
-    byte[] huge = new byte[LargeScratchArrays.MAX_KEPT + 1];
-    LargeScratchArrays.give(huge);
-    for (int i = 0; i < LargeScratchArrays.SLOTS; i++) {
-      assertTrue(huge != LargeScratchArrays.take(1), "another array");
-    }
+    assertFalse(kept.contains(given.get(0)), "the shortest was dropped");
+    taken.forEach(LargeScratchArrays::give);
   }
 
   @Test
   void threadsTakingAtOnceNeverGetTheSameArray() throws Exception {
-    int threads = 8;
+    int threads = LargeScratchArrays.SLOTS;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       for (int round = 0; round < 200; round++) {
         CountDownLatch start = new CountDownLatch(1);
         CountDownLatch allTaken = new CountDownLatch(threads);
         List<Future<byte[]>> futures = new ArrayList<>();
+        int size = 70_000 + round;
         for (int t = 0; t < threads; t++) {
           futures.add(
               pool.submit(
                   () -> {
                     start.await();
-                    byte[] array = LargeScratchArrays.take(70_000);
+                    byte[] array = LargeScratchArrays.take(size);
                     allTaken.countDown();
-                    allTaken.await(); // hold it until every thread has one
+                    allTaken.await(10, TimeUnit.SECONDS); // hold it until every thread has one
                     return array;
                   }));
         }
         start.countDown();
         Set<byte[]> lent = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Future<byte[]> future : futures) {
-          lent.add(future.get(10, TimeUnit.SECONDS));
+          byte[] array = future.get(10, TimeUnit.SECONDS);
+          assertNotNull(array);
+          lent.add(array);
         }
         assertEquals(threads, lent.size(), "round " + round);
         lent.forEach(LargeScratchArrays::give);

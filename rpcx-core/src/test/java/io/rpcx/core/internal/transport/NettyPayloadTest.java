@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * instead, which is what it would make itself. An argument or result value of up to 4 MiB is
  * decoded from a heap copy, because protobuf-java decodes a byte array faster than direct memory;
  * the copy is made in a reused array, the thread's own or a shared one, which nothing decoded from
- * it ever shares.
+ * it ever shares. Bulk bytes ({@code byte[]}) over 64 KiB are read in place, where one copy builds
+ * them.
  */
 class NettyPayloadTest {
   /** The decoder protobuf-java makes for a byte array. */
@@ -124,10 +125,10 @@ class NettyPayloadTest {
       throws IOException {
     int[] sizes = {
       1000,
-      NettyPayload.HEAP_COPY_LIMIT - 4,
+      NettyPayload.HEAP_COPY_LIMIT - 4, // a message of 64 KiB: tag, 3 bytes of length, content
       NettyPayload.HEAP_COPY_LIMIT - 3,
-      LargeScratchArrays.MAX_KEPT - 4,
-      LargeScratchArrays.MAX_KEPT - 3
+      LargeScratchArrays.MAX_KEPT - 5, // a message of 4 MiB: tag, 4 bytes of length, content
+      LargeScratchArrays.MAX_KEPT - 4
     };
     for (int size : sizes) {
       byte[] content = new byte[size];
@@ -167,9 +168,14 @@ class NettyPayloadTest {
 
   /** Decodes the value message of {@code length} bytes after the first three with its codec. */
   private static Object decode(NettyPayload payload, int length, Class<?> type) throws IOException {
+    return decode(payload, length, type, StandardCodecs.registry().codecFor(type).isBulkBytes());
+  }
+
+  private static Object decode(NettyPayload payload, int length, Class<?> type, boolean bulkBytes)
+      throws IOException {
     ValueCodec<?> codec = StandardCodecs.registry().codecFor(type);
     return payload.readValue(
-        3, length, codec.isBulkBytes(), in -> Values.read(codec, in, DecodeContext.withDefaults()));
+        3, length, bulkBytes, in -> Values.read(codec, in, DecodeContext.withDefaults()));
   }
 
   @Test
@@ -238,10 +244,59 @@ class NettyPayloadTest {
   }
 
   @Test
+  void aLargeValueReadWhileAnotherIsBeingReadOnTheSameThreadGetsItsOwnCopy() throws IOException {
+    String outerText = "outer \u00e9".repeat(20_000);
+    String innerText = "inner \u4e2d".repeat(15_000);
+    byte[] outerMessage = valueMessage(outerText);
+    byte[] innerMessage = valueMessage(innerText);
+    NettyPayload outer = payloadOf(outerMessage);
+    NettyPayload inner = payloadOf(innerMessage);
+    try {
+      Object read =
+          outer.readValue(
+              3,
+              outerMessage.length,
+              false,
+              in -> {
+                assertEquals(innerText, decode(inner, innerMessage.length, String.class));
+                return Values.read(
+                    StandardCodecs.registry().codecFor(String.class), in, DecodeContext.withDefaults());
+              });
+      assertEquals(outerText, read);
+    } finally {
+      outer.release();
+      inner.release();
+    }
+  }
+
+  @Test
+  void aLargeValueIsCopiedIntoASharedArrayGivenBackForTheNext() throws IOException {
+    // Every kept array taken: the one given back now is the only one, and the next value's copy.
+    List<byte[]> taken = new ArrayList<>();
+    for (int i = 0; i < LargeScratchArrays.SLOTS; i++) {
+      taken.add(LargeScratchArrays.take(1));
+    }
+    taken.forEach(array -> LargeScratchArrays.give(new byte[0]));
+    byte[] shared = LargeScratchArrays.take(200_000);
+    LargeScratchArrays.give(shared);
+    String text = "x\u00e9".repeat(50_000);
+    byte[] message = valueMessage(text);
+    NettyPayload payload = payloadOf(message);
+    try {
+      assertEquals(text, decode(payload, message.length, String.class));
+    } finally {
+      payload.release();
+    }
+    assertArrayEquals(message, java.util.Arrays.copyOf(shared, message.length), "the copy");
+    assertTrue(shared == LargeScratchArrays.take(message.length), "given back");
+    LargeScratchArrays.give(shared);
+  }
+
+  @Test
   void aValueCutShortInTheReusedCopyIsATruncatedMessageError() {
     // The reused array is longer than the value: the decoder must stop at the value's end.
     ScratchArrays.give(new byte[ScratchArrays.MAX_KEPT]);
-    LargeScratchArrays.give(new byte[LargeScratchArrays.MAX_KEPT]);
+    LargeScratchArrays.give(LargeScratchArrays.take(LargeScratchArrays.MAX_KEPT));
     for (int size : new int[] {500, 300_000}) {
       byte[] message = message(new byte[size]);
       NettyPayload payload = payloadOf(message);
@@ -277,7 +332,8 @@ class NettyPayloadTest {
                       byte[] message = valueMessage(value);
                       NettyPayload payload = payloadOf(message);
                       try {
-                        Object decoded = decode(payload, message.length, value.getClass());
+                        // bulkBytes false: the byte[] goes through the shared arrays too.
+                        Object decoded = decode(payload, message.length, value.getClass(), false);
                         if (value instanceof byte[]) {
                           assertArrayEquals((byte[]) value, (byte[]) decoded);
                         } else {
