@@ -73,8 +73,8 @@ public class LongStringBenchmark {
   public int substrings() {
     buffer.clear();
     for (int from = 0; from < length; from += CHUNK) {
-      byte[] utf8 = value.substring(from, Math.min(from + CHUNK, length)).getBytes(StandardCharsets.UTF_8);
-      buffer.writeBytes(utf8);
+      String chunk = value.substring(from, Math.min(from + CHUNK, length));
+      buffer.writeBytes(chunk.getBytes(StandardCharsets.UTF_8));
     }
     return buffer.writerIndex();
   }

@@ -53,8 +53,8 @@ public class StringEncodingBenchmark {
   }
 
   /**
-   * {@code length} chars of {@code kind}: {@code ascii} (Latin letters), {@code latin1} (one 'é' in
-   * eight) or {@code cjk} (all 3-byte).
+   * {@code length} chars of {@code kind}: {@code ascii} (Latin letters), {@code latin1} (one 'é'
+   * in eight) or {@code cjk} (all 3-byte).
    */
   static String text(String kind, int length) {
     StringBuilder builder = new StringBuilder(length);

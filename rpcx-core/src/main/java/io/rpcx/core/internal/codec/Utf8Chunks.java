@@ -43,7 +43,7 @@ public final class Utf8Chunks {
 
   Utf8Chunks(String value) {
     this.value = value;
-    this.chars = new char[Math.max(2, Math.min(CHUNK, value.length()))];
+    this.chars = new char[Math.min(CHUNK, value.length())];
     this.bytes = new byte[3 * chars.length]; // at most 3 bytes per char; 4 per pair of them
     this.in = CharBuffer.wrap(chars);
     this.encoded = ByteBuffer.wrap(bytes);

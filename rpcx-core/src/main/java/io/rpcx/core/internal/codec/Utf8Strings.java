@@ -11,12 +11,13 @@ import java.util.Arrays;
 
 /**
  * Encodes short strings to UTF-8 in place, and reads protobuf {@code string} values, rejecting
- * malformed UTF-8 as {@link
- * CodedInputStream#readStringRequireUtf8} does. From a byte array that method is normally the
- * JDK's vectorized {@code new String(bytes, UTF_8)} already; from direct memory protobuf-java
- * decodes char by char, so there the bytes are copied out and decoded by the JDK instead. Values of
- * up to 4 MiB are decoded from a heap copy ({@code NettyPayload.readValue}); this serves the larger
- * ones and the strings of the envelope (service, method, metadata, error message).
+ * malformed UTF-8 as {@link CodedInputStream#readStringRequireUtf8} does. From a byte array that
+ * method is normally the JDK's vectorized {@code new String(bytes, UTF_8)} already; from direct
+ * memory protobuf-java decodes char by char, so there the bytes are copied out and decoded by the
+ * JDK instead. Values of up to 4 MiB are mostly decoded from a heap copy ({@code
+ * NettyPayload.readValue}); this serves the others (larger ones, those arriving while the shared
+ * copies are all lent, and where protobuf-java has no in-place decoder) and the strings of the
+ * envelope (service, method, metadata, error message).
  *
  * <p>Encoding writes exactly the bytes of {@code String.getBytes(UTF_8)}, an unpaired surrogate as
  * {@code '?'}, straight into the writer's array: no temporary array per short string ({@link

@@ -20,12 +20,6 @@ public final class GrpcMessages {
   private GrpcMessages() {}
 
   /**
-   * The arguments in a request message of {@code model}'s method; a stream argument's place is
-   * left null (its elements come in the stream's messages).
-   *
-   * @throws CodecException naming the argument, if the message does not fit the method
-   */
-  /**
    * Whether every argument of a request message of {@code model} (its stream's elements come
    * apart) is bulk bytes ({@link ValueCodec#isBulkBytes}): then the message is read in place.
    */
@@ -39,6 +33,12 @@ public final class GrpcMessages {
     return true;
   }
 
+  /**
+   * The arguments in a request message of {@code model}'s method; a stream argument's place is
+   * left null (its elements come in the stream's messages).
+   *
+   * @throws CodecException naming the argument, if the message does not fit the method
+   */
   public static Object[] readArguments(
       MethodModel model, CodedInputStream in, DecodeContext context) throws CodecException {
     ValueCodec<Object>[] codecs = model.parameterCodecs();

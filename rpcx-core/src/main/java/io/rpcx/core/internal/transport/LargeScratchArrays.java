@@ -36,8 +36,8 @@ final class LargeScratchArrays {
   private LargeScratchArrays() {}
 
   /**
-   * An array of {@code minLength} (at most {@link #MAX_KEPT}) bytes or more, with arbitrary content,
-   * for the caller alone until it gives it back; or null when {@link #SLOTS} arrays are lent. The
+   * An array of {@code minLength} (at most {@link #MAX_KEPT}) bytes or more, with arbitrary
+   * content, for the caller alone until it gives it back; or null when {@link #SLOTS} are lent. The
    * shortest kept array that is long enough, else a new one, rounded up to a multiple of {@link
    * #GRAIN}.
    */
@@ -63,7 +63,12 @@ final class LargeScratchArrays {
         }
       }
       if (best < 0) {
-        return new byte[(minLength + GRAIN - 1) / GRAIN * GRAIN];
+        try {
+          return new byte[(minLength + GRAIN - 1) / GRAIN * GRAIN];
+        } catch (Throwable e) { // OutOfMemoryError: lent none after all
+          LENT.decrementAndGet();
+          throw e;
+        }
       }
       byte[] array = bestKept.get();
       if (array != null && KEPT.compareAndSet(best, bestKept, null)) {
@@ -71,6 +76,18 @@ final class LargeScratchArrays {
       }
       // Taken by another thread, or collected, meanwhile: look again.
     }
+  }
+
+  /** Forgets every kept array (those lent stay lent): a test's start without any. */
+  static void forgetKept() {
+    for (int i = 0; i < SLOTS; i++) {
+      KEPT.set(i, null);
+    }
+  }
+
+  /** How many arrays are lent now. */
+  static int lent() {
+    return LENT.get();
   }
 
   /**

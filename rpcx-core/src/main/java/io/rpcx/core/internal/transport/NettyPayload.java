@@ -73,10 +73,10 @@ public final class NettyPayload implements Payload {
    * LargeScratchArrays}), which spares a long string the new array protobuf-java would copy it out
    * into from direct memory. The array is given back once {@code reader} returns. protobuf-java's
    * array decoder copies every {@code bytes} field and string out of it, and no codec turns
-   * aliasing on, so nothing decoded shares the array. Read in place instead ({@link #input}): a
-   * value already on the heap; a larger one, or one while every shared array is lent; and over 64
-   * KiB, bulk bytes (a {@code byte[]}, copied once where it lies rather than twice) where
-   * protobuf-java reads direct memory in place.
+   * aliasing on, so nothing decoded shares the array. Read through {@link #input} instead, where
+   * it lies if protobuf-java can: a value already on the heap; a larger one, or one while every
+   * shared array is lent; and over 64 KiB, bulk bytes (a {@code byte[]}, copied once where it lies
+   * rather than twice) where protobuf-java reads direct memory in place.
    */
   @Override
   public <T, E extends Exception> T readValue(

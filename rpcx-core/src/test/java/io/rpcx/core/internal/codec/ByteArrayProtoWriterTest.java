@@ -101,6 +101,16 @@ class ByteArrayProtoWriterTest {
   }
 
   @Test
+  void theChunkedEncoderWritesAnyStringAsGetBytesWritesIt() {
+    // The writers hand it long strings only; it works for any.
+    for (String value : new String[] {"", "a", "\u00e9", "\ud83d", "\ud83d\ude42", "ab\ude42"}) {
+      ByteArrayProtoWriter out = new ByteArrayProtoWriter();
+      new Utf8Chunks(value).writeTo(out);
+      assertArrayEquals(prefixed(value.getBytes(StandardCharsets.UTF_8)), out.toByteArray(), value);
+    }
+  }
+
+  @Test
   void randomTextIsWrittenAsGetBytesWritesIt() {
     SplittableRandom random = new SplittableRandom(32);
     for (int n = 0; n < 20_000; n++) {

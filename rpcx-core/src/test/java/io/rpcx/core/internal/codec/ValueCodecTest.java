@@ -111,8 +111,12 @@ class ValueCodecTest {
     assertTrue(codecs.codecFor(byte[].class).isBulkBytes());
     assertTrue(codecs.codecFor(ByteBuffer.class).isBulkBytes());
     assertTrue(codecs.codecFor(declared("optionalBytes")).isBulkBytes());
-    for (Type type :
-        new Type[] {String.class, int.class, Color.class, declared("listOfStrings"), Timestamp.class}) {
+    assertTrue(new RawValueCodec("string").isBulkBytes(), "a raw length-delimited value");
+    assertFalse(new RawValueCodec("int64").isBulkBytes(), "a raw varint");
+    Type[] others = {
+      String.class, int.class, Color.class, declared("listOfStrings"), Timestamp.class
+    };
+    for (Type type : others) {
       assertFalse(codecs.codecFor(type).isBulkBytes(), type.getTypeName());
     }
   }

@@ -93,7 +93,8 @@ class EnvelopeTest {
     assertEquals(1, envelope.argumentCount());
     assertTrue(envelope.typeEquals(0, "string".getBytes(StandardCharsets.UTF_8)));
     assertFalse(envelope.typeEquals(0, "int32".getBytes(StandardCharsets.UTF_8)));
-    assertEquals("abc", envelope.readValue(0, false, in -> Values.read(STRING, in, DecodeContext.withDefaults())));
+    DecodeContext context = DecodeContext.withDefaults();
+    assertEquals("abc", envelope.readValue(0, false, in -> Values.read(STRING, in, context)));
   }
 
   @Test
@@ -312,7 +313,8 @@ class EnvelopeTest {
     ByteBufferPayload payload = ByteBufferPayload.of(value.toByteArray());
     ReplyEnvelope envelope = ReplyEnvelope.parse(payload);
     assertFalse(envelope.isError());
-    assertEquals("v", envelope.readValue(payload, false, in -> Values.read(STRING, in, DecodeContext.withDefaults())));
+    DecodeContext context = DecodeContext.withDefaults();
+    assertEquals("v", envelope.readValue(payload, false, in -> Values.read(STRING, in, context)));
 
     RPCXReply voidReply = RPCXReply.newBuilder().setRequestId(4).build();
     ReplyEnvelope empty = ReplyEnvelope.parse(ByteBufferPayload.of(voidReply.toByteArray()));
@@ -364,7 +366,10 @@ class EnvelopeTest {
     ReplyEnvelope envelope = ReplyEnvelope.parse(direct);
     @SuppressWarnings("unchecked")
     ValueCodec<Object> bytes = (ValueCodec<Object>) StandardCodecs.registry().codecFor(byte[].class);
-    assertEquals(big.length, envelope.readValue(direct, true, in -> (byte[]) Values.read(bytes, in, DecodeContext.withDefaults())).length);
+    byte[] read =
+        envelope.readValue(
+            direct, true, in -> (byte[]) Values.read(bytes, in, DecodeContext.withDefaults()));
+    assertEquals(big.length, read.length);
   }
 
   /** The byte-by-byte example of docs/PROTOCOL.md, section 3. */

@@ -89,7 +89,8 @@ class ByteBufProtoWriterTest {
       try {
         new ByteBufProtoWriter(exact).writeString(value);
         assertArrayEquals(expected.toByteArray(), ByteBufUtil.getBytes(exact), unit);
-        assertThrows(WriteLimitException.class, () -> new ByteBufProtoWriter(tooSmall).writeString(value));
+        assertThrows(
+            WriteLimitException.class, () -> new ByteBufProtoWriter(tooSmall).writeString(value));
       } finally {
         exact.release();
         tooSmall.release();

@@ -12,6 +12,7 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.rpcx.core.internal.codec.ByteArrayProtoWriter;
 import io.rpcx.core.internal.codec.DecodeContext;
 import io.rpcx.core.internal.codec.ValueCodec;
@@ -145,8 +146,12 @@ class NettyPayloadTest {
               message.length,
               bulkBytes,
               in -> {
+                String decoder =
+                    copied || !DirectDecoding.SINGLE_IN_PLACE
+                        ? ARRAY_DECODER
+                        : "UnsafeDirectNioDecoder";
                 assertEquals(
-                    copied || !DirectDecoding.SINGLE_IN_PLACE ? ARRAY_DECODER : "UnsafeDirectNioDecoder",
+                    decoder,
                     in.getClass().getSimpleName(),
                     message.length + " bytes, bulk bytes: " + bulkBytes);
                 assertArrayEquals(content, readField(in));
@@ -259,8 +264,8 @@ class NettyPayloadTest {
               false,
               in -> {
                 assertEquals(innerText, decode(inner, innerMessage.length, String.class));
-                return Values.read(
-                    StandardCodecs.registry().codecFor(String.class), in, DecodeContext.withDefaults());
+                ValueCodec<?> string = StandardCodecs.registry().codecFor(String.class);
+                return Values.read(string, in, DecodeContext.withDefaults());
               });
       assertEquals(outerText, read);
     } finally {
@@ -271,12 +276,8 @@ class NettyPayloadTest {
 
   @Test
   void aLargeValueIsCopiedIntoASharedArrayGivenBackForTheNext() throws IOException {
-    // Every kept array taken: the one given back now is the only one, and the next value's copy.
-    List<byte[]> taken = new ArrayList<>();
-    for (int i = 0; i < LargeScratchArrays.SLOTS; i++) {
-      taken.add(LargeScratchArrays.take(1));
-    }
-    taken.forEach(array -> LargeScratchArrays.give(new byte[0]));
+    // No array kept but the one given back now: the next value's copy.
+    LargeScratchArrays.forgetKept();
     byte[] shared = LargeScratchArrays.take(200_000);
     LargeScratchArrays.give(shared);
     String text = "x\u00e9".repeat(50_000);
@@ -290,6 +291,40 @@ class NettyPayloadTest {
     assertArrayEquals(message, java.util.Arrays.copyOf(shared, message.length), "the copy");
     assertTrue(shared == LargeScratchArrays.take(message.length), "given back");
     LargeScratchArrays.give(shared);
+  }
+
+  @Test
+  void aValueInAHeapFrameIsReadWhereItLiesAndNothingDecodedSharesTheFrame() throws IOException {
+    for (int size : new int[] {1000, 100_000}) {
+      byte[] bytes = new byte[size];
+      new Random(size).nextBytes(bytes);
+      for (Object value : List.of("h\u00e9ap ".repeat(size / 6), bytes)) {
+        byte[] message = valueMessage(value);
+        ByteBuf buffer = Unpooled.buffer().writeBytes(new byte[] {1, 2, 3}).writeBytes(message);
+        NettyPayload payload = new NettyPayload(buffer);
+        try {
+          int lent = LargeScratchArrays.lent();
+          ValueCodec<?> codec = StandardCodecs.registry().codecFor(value.getClass());
+          Object decoded =
+              payload.readValue(
+                  3,
+                  message.length,
+                  codec.isBulkBytes(),
+                  in -> {
+                    assertEquals(lent, LargeScratchArrays.lent(), "no shared array lent");
+                    return Values.read(codec, in, DecodeContext.withDefaults());
+                  });
+          buffer.setZero(0, buffer.capacity()); // the frame's bytes gone: the values stay
+          if (value instanceof byte[]) {
+            assertArrayEquals(bytes, (byte[]) decoded, size + " bytes");
+          } else {
+            assertEquals(value, decoded, size + " chars");
+          }
+        } finally {
+          payload.release();
+        }
+      }
+    }
   }
 
   @Test
