@@ -20,20 +20,6 @@ public final class GrpcMessages {
   private GrpcMessages() {}
 
   /**
-   * Whether every argument of a request message of {@code model} (its stream's elements come
-   * apart) is bulk bytes ({@link ValueCodec#isBulkBytes}): then the message is read in place.
-   */
-  public static boolean onlyBulkBytes(MethodModel model) {
-    ValueCodec<Object>[] codecs = model.parameterCodecs();
-    for (int i = 0; i < codecs.length; i++) {
-      if (i != model.streamParameterIndex() && !codecs[i].isBulkBytes()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
    * The arguments in a request message of {@code model}'s method; a stream argument's place is
    * left null (its elements come in the stream's messages).
    *

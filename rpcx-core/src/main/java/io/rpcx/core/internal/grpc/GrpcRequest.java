@@ -87,7 +87,7 @@ public final class GrpcRequest implements CallRequest {
     return held.readValue(
         0,
         held.length(),
-        GrpcMessages.onlyBulkBytes(model),
+        model.onlyBulkBytesParameters(),
         in -> GrpcMessages.readArguments(model, in, context));
   }
 

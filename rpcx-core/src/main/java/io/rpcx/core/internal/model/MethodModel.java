@@ -20,6 +20,8 @@ import java.util.List;
  */
 public final class MethodModel {
   private final MethodDescriptor descriptor;
+  /** Whether every parameter but a stream's is bulk bytes ({@link ValueCodec#isBulkBytes}). */
+  private final boolean onlyBulkBytesParameters;
   private final ValueCodec<Object>[] parameterCodecs;
   private final boolean[] primitiveParameters;
   private final String[] parameterNames;
@@ -67,6 +69,11 @@ public final class MethodModel {
       parameterTypeNames[i] = parameterCodecs[i].typeName().getBytes(StandardCharsets.UTF_8);
       parameterTypeFields[i] = RequestWriter.typeField(parameterCodecs[i].typeName());
     }
+    boolean onlyBulkBytes = true;
+    for (int i = 0; i < count; i++) {
+      onlyBulkBytes &= i == streamParameterIndex || parameterCodecs[i].isBulkBytes();
+    }
+    this.onlyBulkBytesParameters = onlyBulkBytes;
     this.primitiveResult = javaMethod != null && javaMethod.getReturnType().isPrimitive();
     this.parameterSchemas = SchemaFrames.encode(Schemas.reachableFrom(Arrays.asList(parameterCodecs)));
     this.resultSchemas =
@@ -136,6 +143,14 @@ public final class MethodModel {
   /** Codecs of the parameters, in order. The array is shared: never modify it. */
   public ValueCodec<Object>[] parameterCodecs() {
     return parameterCodecs;
+  }
+
+  /**
+   * Whether every parameter but a stream's is bulk bytes ({@link ValueCodec#isBulkBytes}): then a
+   * message holding all the arguments (gRPC's request) is read where it lies.
+   */
+  public boolean onlyBulkBytesParameters() {
+    return onlyBulkBytesParameters;
   }
 
   /** Whether parameter {@code index} is a primitive, which cannot take null. */

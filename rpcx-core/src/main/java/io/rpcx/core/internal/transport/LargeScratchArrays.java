@@ -55,7 +55,7 @@ final class LargeScratchArrays {
       int bestLength = Integer.MAX_VALUE;
       for (int i = 0; i < SLOTS; i++) {
         SoftReference<byte[]> kept = KEPT.get(i);
-        byte[] array = kept == null ? null : kept.get();
+        byte[] array = arrayOf(kept);
         if (array != null && array.length >= minLength && array.length < bestLength) {
           best = i;
           bestKept = kept;
@@ -70,7 +70,7 @@ final class LargeScratchArrays {
           throw e;
         }
       }
-      byte[] array = bestKept.get();
+      byte[] array = arrayOf(bestKept);
       if (array != null && KEPT.compareAndSet(best, bestKept, null)) {
         return array;
       }
@@ -102,7 +102,7 @@ final class LargeScratchArrays {
     int shortestLength = array.length;
     for (int i = 0; i < SLOTS; i++) {
       SoftReference<byte[]> kept = KEPT.get(i);
-      byte[] other = kept == null ? null : kept.get();
+      byte[] other = arrayOf(kept);
       if (other == null) {
         if (KEPT.compareAndSet(i, kept, new SoftReference<>(array))) {
           return;
@@ -116,5 +116,10 @@ final class LargeScratchArrays {
     if (shortest >= 0) {
       KEPT.compareAndSet(shortest, shortestKept, new SoftReference<>(array));
     }
+  }
+
+  /** The array a slot keeps, or null when it is empty or the collector took the array. */
+  private static byte[] arrayOf(SoftReference<byte[]> kept) {
+    return kept == null ? null : kept.get();
   }
 }

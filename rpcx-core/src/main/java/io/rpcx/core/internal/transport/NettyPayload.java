@@ -81,8 +81,7 @@ public final class NettyPayload implements Payload {
   @Override
   public <T, E extends Exception> T readValue(
       int offset, int length, boolean bulkBytes, ValueReader<T, E> reader) throws E {
-    boolean single = buffer.nioBufferCount() == 1;
-    if (single && buffer.hasArray()) {
+    if (buffer.hasArray() && buffer.nioBufferCount() == 1) {
       return reader.read(input(offset, length));
     }
     if (length <= HEAP_COPY_LIMIT) {
@@ -93,7 +92,10 @@ public final class NettyPayload implements Payload {
         ScratchArrays.give(copy);
       }
     }
-    boolean inPlace = single ? DirectDecoding.SINGLE_IN_PLACE : DirectDecoding.COMPOSITE_IN_PLACE;
+    boolean inPlace =
+        buffer.nioBufferCount() == 1
+            ? DirectDecoding.SINGLE_IN_PLACE
+            : DirectDecoding.COMPOSITE_IN_PLACE;
     byte[] copy =
         (bulkBytes && inPlace) || length > LargeScratchArrays.MAX_KEPT
             ? null
